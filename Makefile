@@ -1,0 +1,33 @@
+# Every target builds .venv itself, so on a fresh machine `make test` is the whole set-up.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: test lint run bench clean
+
+$(BIN)/.dev: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@
+
+$(BIN)/.bench: $(BIN)/.dev
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	touch $@
+
+lint: $(BIN)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/pytest -q -n 2
+
+run: $(BIN)/.dev
+	$(BIN)/python -m bot $(ARGS)
+
+bench: $(BIN)/.bench
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
