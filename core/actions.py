@@ -1,0 +1,80 @@
+"""Player actions and their text notation (`play r7`, `play wild4 g`, `draw`, `choose g`, ...)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from core.cards import ALL_CARDS, COLORS, Card, Color
+
+
+class ActionType(enum.Enum):
+    PLAY = "play"
+    DRAW = "draw"
+    PASS = "pass"
+    ACCEPT = "accept"  # take a pending penalty
+    CHALLENGE = "challenge"  # challenge a Wild Draw Four played on you
+    UNO = "uno"  # call your own UNO
+    CATCH = "catch"  # catch whoever forgot to call UNO
+    CHOOSE = "choose"  # choose the color when the first flipped card is a wild
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    type: ActionType
+    card: Card | None = None
+    color: Color | None = None
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        words = text.split()
+        if not words:
+            raise ValueError("empty action")
+        try:
+            kind = ActionType(words[0].lower())
+        except ValueError:
+            raise ValueError(f"not an action: {text!r}") from None
+        if kind is ActionType.PLAY:
+            if len(words) not in (2, 3):
+                raise ValueError(f"play takes a card and, for a wild, a color: {text!r}")
+            card = Card.parse(words[1])
+            color = Color.parse(words[2]) if len(words) == 3 else None
+            if color is not None and not card.is_wild:
+                raise ValueError(f"only a wild card takes a color: {text!r}")
+            return Action(kind, card, color)
+        if kind is ActionType.CHOOSE:
+            if len(words) != 2:
+                raise ValueError(f"choose takes one color: {text!r}")
+            return Action(kind, color=Color.parse(words[1]))
+        if len(words) != 1:
+            raise ValueError(f"{kind.value} takes no argument: {text!r}")
+        return SIMPLE[kind]
+
+    def __str__(self) -> str:
+        parts = [self.type.value]
+        if self.card is not None:
+            parts.append(self.card.text)
+        if self.color is not None:
+            parts.append(self.color.value)
+        return " ".join(parts)
+
+
+# Shared instances so that listing legal actions allocates nothing.
+SIMPLE: dict[ActionType, Action] = {
+    t: Action(t) for t in ActionType if t not in (ActionType.PLAY, ActionType.CHOOSE)
+}
+DRAW = SIMPLE[ActionType.DRAW]
+PASS = SIMPLE[ActionType.PASS]
+ACCEPT = SIMPLE[ActionType.ACCEPT]
+CHALLENGE = SIMPLE[ActionType.CHALLENGE]
+UNO = SIMPLE[ActionType.UNO]
+CATCH = SIMPLE[ActionType.CATCH]
+CHOOSE: dict[Color, Action] = {c: Action(ActionType.CHOOSE, color=c) for c in COLORS}
+PLAY: dict[Card, Action] = {c: Action(ActionType.PLAY, c) for c in ALL_CARDS if not c.is_wild}
+PLAY_WILD: dict[Card, tuple[Action, ...]] = {
+    c: tuple(Action(ActionType.PLAY, c, color) for color in COLORS) for c in ALL_CARDS if c.is_wild
+}
+
+
+def play(card: Card, color: Color | None = None) -> Action:
+    return Action(ActionType.PLAY, card, color)
