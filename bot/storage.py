@@ -1,0 +1,636 @@
+"""Durable storage for games, settings, adapter refs and statistics (SQLite via aiosqlite).
+
+The storage layer knows nothing about UNO: a game is a row holding an opaque JSON blob (the
+engine's ``to_dict()``), a ``meta`` blob, a status and a *version*.  The service above does
+load -> lock -> apply -> :meth:`Storage.commit` -> send, so the guarantees that matter are:
+
+* **No double moves.**  :meth:`Storage.commit` is an optimistic compare-and-swap: inside
+  ``BEGIN IMMEDIATE`` it runs ``UPDATE ... WHERE id=? AND version=?`` and checks the row count.
+  Two bot processes (or two :class:`Storage` objects) sharing one database can therefore never
+  both apply a move on top of the same version; the loser gets :class:`VersionConflict` and
+  nothing it tried to write is kept.  ``IMMEDIATE`` takes the write lock up front, so the
+  transaction never has to upgrade a read snapshot to a write lock (in WAL mode such an upgrade
+  fails with ``SQLITE_BUSY`` instead of waiting on the busy handler).
+* **Atomic state + log.**  The state update and the action-log rows are one transaction.
+* **Durable before visible.**  ``synchronous=FULL`` makes SQLite fsync the WAL on every commit,
+  so a move whose messages were already sent to the chat cannot vanish in a power loss (with
+  ``NORMAL`` the last commits may roll back, which would desynchronise the chat and the state).
+  A chat game commits a few times per second at most, so the fsync is affordable.
+* **Waiting, not failing.**  A busy timeout makes a second process wait for the write lock
+  rather than raise ``database is locked``.
+
+Schema changes are ordered migrations counted by ``PRAGMA user_version`` and applied in one
+transaction when the database is opened; see :data:`MIGRATIONS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final, cast
+
+import aiosqlite
+
+__all__ = [
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "STATUSES",
+    "GameExists",
+    "GameNotFound",
+    "GameRecord",
+    "LogEntry",
+    "PlayerResult",
+    "SchemaTooNew",
+    "StatRow",
+    "Storage",
+    "VersionConflict",
+]
+
+STATUSES: Final = frozenset({"lobby", "running", "finished", "killed"})
+_ACTIVE: Final = ("lobby", "running")
+
+# --------------------------------------------------------------------------------------------
+# Migrations
+#
+# MIGRATIONS[i] takes the schema from user_version i to i + 1.  A shipped migration must never be
+# edited -- databases in the wild have already run it; append a new one instead.  Each one is a
+# sequence of single SQL statements (not a script) because sqlite3's executescript() commits any
+# open transaction first, which would break the "all pending migrations or none" guarantee.
+# --------------------------------------------------------------------------------------------
+
+Migration = tuple[str, ...]
+
+_V1: Migration = (
+    """
+    CREATE TABLE settings (
+        chat_key   TEXT PRIMARY KEY,
+        data       TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )
+    """,
+    # AUTOINCREMENT: ids are never reused, so a stale ref/log/timer keyed by a game id can never
+    # attach itself to a different, newer game.
+    """
+    CREATE TABLE games (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_key   TEXT    NOT NULL,
+        status     TEXT    NOT NULL
+                   CHECK (status IN ('lobby', 'running', 'finished', 'killed')),
+        version    INTEGER NOT NULL DEFAULT 0,
+        state      TEXT,
+        meta       TEXT    NOT NULL,
+        deadline   REAL,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    )
+    """,
+    # The database, not a check-then-insert in Python, guarantees one open game per chat: two
+    # processes racing to create a lobby cannot both succeed.
+    """
+    CREATE UNIQUE INDEX games_one_active_per_chat
+        ON games (chat_key) WHERE status IN ('lobby', 'running')
+    """,
+    # seq orders several entries produced by one commit; the primary key also makes a duplicate
+    # (game, version) application impossible at the database level.
+    """
+    CREATE TABLE game_log (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        version INTEGER NOT NULL,
+        seq     INTEGER NOT NULL,
+        actor   TEXT    NOT NULL,
+        action  TEXT    NOT NULL,
+        at      REAL    NOT NULL,
+        PRIMARY KEY (game_id, version, seq)
+    ) WITHOUT ROWID
+    """,
+)
+
+_V2: Migration = (
+    # Adapter bookkeeping (message ids etc.) that must survive a restart.
+    """
+    CREATE TABLE game_refs (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        key     TEXT    NOT NULL,
+        value   TEXT    NOT NULL,
+        PRIMARY KEY (game_id, key)
+    ) WITHOUT ROWID
+    """,
+    # One row per recorded game makes record_match idempotent (INSERT OR IGNORE on game_id) and
+    # keeps the raw results so the aggregate table can be rebuilt if scoring rules change.
+    """
+    CREATE TABLE matches (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+        chat_key    TEXT NOT NULL,
+        results     TEXT NOT NULL,
+        recorded_at REAL NOT NULL
+    )
+    """,
+    """
+    CREATE TABLE player_stats (
+        chat_key TEXT    NOT NULL,
+        user_id  TEXT    NOT NULL,
+        name     TEXT    NOT NULL,
+        games    INTEGER NOT NULL DEFAULT 0,
+        wins     INTEGER NOT NULL DEFAULT 0,
+        points   INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_key, user_id)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE INDEX player_stats_rank
+        ON player_stats (chat_key, wins DESC, points DESC, games, name)
+    """,
+    # Startup scans for running games to re-arm their timers.
+    "CREATE INDEX games_status ON games (status)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+
+# --------------------------------------------------------------------------------------------
+# Public data types and errors
+# --------------------------------------------------------------------------------------------
+
+
+class VersionConflict(Exception):
+    """Someone else committed to this game first; reload it and decide again."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, found {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameExists(Exception):
+    """The chat already has a lobby or running game (only one may be open per chat)."""
+
+    def __init__(self, chat_key: str) -> None:
+        super().__init__(f"chat {chat_key} already has an open game")
+        self.chat_key = chat_key
+
+
+class GameNotFound(LookupError):
+    """No game with that id: a programming error, not a race (games are never deleted)."""
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by newer code; refusing to run rather than corrupt it."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    chat_key: str
+    status: str
+    version: int
+    state: dict[str, Any] | None
+    meta: dict[str, Any]
+    deadline: float | None
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    actor: str
+    action: str
+    version: int = 0  # the version this action produced; filled in by Storage.commit
+    at: float = 0.0  # 0.0 means "now" (the storage clock at commit time)
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    user_id: str
+    name: str
+    won: bool
+    points: int
+
+
+@dataclass(frozen=True)
+class StatRow:
+    user_id: str
+    name: str
+    games: int
+    wins: int
+    points: int
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------------
+
+
+def _dumps(value: Any) -> str:
+    """Compact JSON; NaN/Infinity are rejected because other JSON readers cannot parse them."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _loads_obj(text: str) -> dict[str, Any]:
+    return cast(dict[str, Any], json.loads(text))
+
+
+_GAME_COLUMNS: Final = (
+    "id, chat_key, status, version, state, meta, deadline, created_at, updated_at"
+)
+
+
+def _game(row: sqlite3.Row) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        chat_key=row["chat_key"],
+        status=row["status"],
+        version=row["version"],
+        state=None if row["state"] is None else _loads_obj(row["state"]),
+        meta=_loads_obj(row["meta"]),
+        deadline=row["deadline"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _is_active_game_clash(exc: sqlite3.IntegrityError) -> bool:
+    return "games.chat_key" in str(exc)
+
+
+# --------------------------------------------------------------------------------------------
+# Storage
+# --------------------------------------------------------------------------------------------
+
+
+class Storage:
+    """All persistence for the bot.  Create with ``await Storage.open(path)``.
+
+    One instance owns one connection.  Every operation holds an :class:`asyncio.Lock` for its
+    duration: statements from concurrent coroutines would otherwise interleave on the shared
+    connection, so a plain read could see (and a plain write could join) another coroutine's
+    uncommitted, possibly rolled-back transaction.  Isolation between *processes* comes from
+    SQLite itself.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float]) -> None:
+        """Use :meth:`open`; this only wires an already configured and migrated connection."""
+        self._db = db
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.time,
+        busy_timeout: float = 10.0,
+    ) -> Storage:
+        """Open (creating if needed) and migrate the database at ``path``.
+
+        ``busy_timeout`` is how long, in seconds, to wait for another process's write lock before
+        giving up; it is generous because giving up means dropping a player's move.
+        """
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module must not open transactions behind our back;
+        # every transaction here is an explicit BEGIN IMMEDIATE.  timeout= is sqlite3's
+        # busy_timeout: how long a statement waits for another connection's lock.
+        db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
+        try:
+            db.row_factory = sqlite3.Row
+            # WAL: readers never block the writer and vice versa, and a commit is one
+            # sequential append.  (":memory:" databases silently stay in "memory" mode.)
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await _migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        """Close the connection after any in-flight operation finishes; idempotent."""
+        async with self._lock:
+            if not self._closed:
+                self._closed = True
+                await self._db.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction, rolled back on any exception (cancellation included).
+
+        aiosqlite runs statements in FIFO order on one thread, so the ROLLBACK is guaranteed to
+        run after whatever statement was in flight when an exception or cancellation hit.
+        """
+        async with self._lock:
+            try:
+                # BEGIN is inside the try: if we are cancelled while awaiting it, it still runs on
+                # the worker thread and must be rolled back, or the connection stays in a
+                # transaction forever.
+                await self._db.execute("BEGIN IMMEDIATE")
+                yield self._db
+                await self._db.execute("COMMIT")
+            except BaseException:
+                # OperationalError here means COMMIT went through before we were cancelled.
+                with suppress(sqlite3.OperationalError):
+                    await self._db.execute("ROLLBACK")
+                raise
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, params))
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    # -- settings -------------------------------------------------------------------------
+
+    async def get_settings(self, chat_key: str) -> dict[str, Any] | None:
+        row = await self._fetchone("SELECT data FROM settings WHERE chat_key = ?", (chat_key,))
+        return None if row is None else _loads_obj(row["data"])
+
+    async def put_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
+        """Replace the chat's settings wholesale (the caller merges if it wants to)."""
+        data = _dumps(settings)
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO settings (chat_key, data, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (chat_key) DO UPDATE"
+                " SET data = excluded.data, updated_at = excluded.updated_at",
+                (chat_key, data, self._clock()),
+            )
+
+    # -- games ----------------------------------------------------------------------------
+
+    async def create_game(self, chat_key: str, meta: dict[str, Any]) -> GameRecord:
+        """Open a lobby (version 0, no engine state yet).
+
+        Raises :class:`GameExists` if the chat already has a lobby or running game; the partial
+        unique index decides, so this is race-free across processes.
+        """
+        meta_text = _dumps(meta)
+        now = self._clock()
+        try:
+            async with self._tx() as db:
+                cur = await db.execute(
+                    "INSERT INTO games (chat_key, status, version, state, meta, deadline,"
+                    " created_at, updated_at) VALUES (?, 'lobby', 0, NULL, ?, NULL, ?, ?)",
+                    (chat_key, meta_text, now, now),
+                )
+                game_id = cur.lastrowid
+        except sqlite3.IntegrityError as exc:
+            if _is_active_game_clash(exc):
+                raise GameExists(chat_key) from exc
+            raise
+        assert game_id is not None
+        return GameRecord(
+            id=game_id,
+            chat_key=chat_key,
+            status="lobby",
+            version=0,
+            state=None,
+            meta=_loads_obj(meta_text),
+            deadline=None,
+            created_at=now,
+            updated_at=now,
+        )
+
+    async def active_game(self, chat_key: str) -> GameRecord | None:
+        """The chat's lobby or running game, if any."""
+        row = await self._fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? AND status IN (?, ?)",
+            (chat_key, *_ACTIVE),
+        )
+        return None if row is None else _game(row)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def active_games(self) -> list[GameRecord]:
+        """Every running game in every chat, oldest first (to re-arm timers after a restart).
+
+        Lobbies are deliberately excluded: they carry no engine state.
+        """
+        rows = await self._fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    async def commit(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        state: dict[str, Any] | None,
+        meta: dict[str, Any],
+        status: str,
+        log: Sequence[LogEntry] = (),
+        deadline: float | None = None,
+    ) -> GameRecord:
+        """Atomically replace the game's row and append ``log``, producing version + 1.
+
+        Raises :class:`VersionConflict` -- and changes nothing -- if the stored version is not
+        ``expected_version``, i.e. another coroutine or process committed since the caller
+        loaded the game.  Raises :class:`GameNotFound` for an unknown id and :class:`GameExists`
+        if re-opening a finished game would give its chat two open games.
+        """
+        if status not in STATUSES:
+            raise ValueError(f"unknown game status {status!r}")
+        # Serialise before taking the write lock: a bad state must fail fast, not under lock.
+        state_text = None if state is None else _dumps(state)
+        meta_text = _dumps(meta)
+        now = self._clock()
+        new_version = expected_version + 1
+        try:
+            async with self._tx() as db:
+                cur = await db.execute(
+                    "UPDATE games SET version = version + 1, status = ?, state = ?, meta = ?,"
+                    " deadline = ?, updated_at = ? WHERE id = ? AND version = ?",
+                    (status, state_text, meta_text, deadline, now, game_id, expected_version),
+                )
+                if cur.rowcount != 1:
+                    rows = await db.execute_fetchall(
+                        "SELECT version FROM games WHERE id = ?", (game_id,)
+                    )
+                    found = list(rows)
+                    if not found:
+                        raise GameNotFound(game_id)
+                    raise VersionConflict(game_id, expected_version, found[0]["version"])
+                await db.executemany(
+                    "INSERT INTO game_log (game_id, version, seq, actor, action, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, new_version, seq, e.actor, e.action, e.at or now)
+                        for seq, e in enumerate(log)
+                    ],
+                )
+                rows = await db.execute_fetchall(
+                    "SELECT chat_key, created_at FROM games WHERE id = ?", (game_id,)
+                )
+                (row,) = rows
+        except sqlite3.IntegrityError as exc:
+            if _is_active_game_clash(exc):
+                raise GameExists(await self._chat_of(game_id)) from exc
+            raise
+        return GameRecord(
+            id=game_id,
+            chat_key=row["chat_key"],
+            status=status,
+            version=new_version,
+            state=None if state_text is None else _loads_obj(state_text),
+            meta=_loads_obj(meta_text),
+            deadline=deadline,
+            created_at=row["created_at"],
+            updated_at=now,
+        )
+
+    async def _chat_of(self, game_id: int) -> str:
+        row = await self._fetchone("SELECT chat_key FROM games WHERE id = ?", (game_id,))
+        return "?" if row is None else str(row["chat_key"])
+
+    async def log(self, game_id: int) -> list[LogEntry]:
+        """The game's applied actions in the order they were committed."""
+        rows = await self._fetchall(
+            "SELECT actor, action, version, at FROM game_log WHERE game_id = ?"
+            " ORDER BY version, seq",
+            (game_id,),
+        )
+        return [LogEntry(r["actor"], r["action"], r["version"], r["at"]) for r in rows]
+
+    # -- adapter refs ---------------------------------------------------------------------
+
+    async def put_ref(self, game_id: int, key: str, value: str) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO game_refs (game_id, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
+                (game_id, key, value),
+            )
+
+    async def get_ref(self, game_id: int, key: str) -> str | None:
+        row = await self._fetchone(
+            "SELECT value FROM game_refs WHERE game_id = ? AND key = ?", (game_id, key)
+        )
+        return None if row is None else str(row["value"])
+
+    async def refs(self, game_id: int) -> dict[str, str]:
+        rows = await self._fetchall(
+            "SELECT key, value FROM game_refs WHERE game_id = ? ORDER BY key", (game_id,)
+        )
+        return {r["key"]: r["value"] for r in rows}
+
+    # -- statistics -----------------------------------------------------------------------
+
+    async def record_match(
+        self, chat_key: str, game_id: int, results: Sequence[PlayerResult]
+    ) -> None:
+        """Add a finished game's results to the chat's statistics, at most once per game.
+
+        Idempotent so the service may safely retry after a crash between finishing the game and
+        recording it.  A player's stored name is refreshed to the latest one seen.
+        """
+        ids = [r.user_id for r in results]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"duplicate players in results of game {game_id}")
+        payload = _dumps(
+            [
+                {"user_id": r.user_id, "name": r.name, "won": r.won, "points": r.points}
+                for r in results
+            ]
+        )
+        async with self._tx() as db:
+            cur = await db.execute(
+                "INSERT OR IGNORE INTO matches (game_id, chat_key, results, recorded_at)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, chat_key, payload, self._clock()),
+            )
+            if cur.rowcount == 0:
+                return  # already recorded
+            await db.executemany(
+                "INSERT INTO player_stats (chat_key, user_id, name, games, wins, points)"
+                " VALUES (?, ?, ?, 1, ?, ?)"
+                " ON CONFLICT (chat_key, user_id) DO UPDATE SET name = excluded.name,"
+                " games = games + 1, wins = wins + excluded.wins,"
+                " points = points + excluded.points",
+                [(chat_key, r.user_id, r.name, int(r.won), r.points) for r in results],
+            )
+
+    async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
+        """Top players: most wins, then most points, then fewest games, then name."""
+        rows = await self._fetchall(
+            "SELECT user_id, name, games, wins, points FROM player_stats WHERE chat_key = ?"
+            " ORDER BY wins DESC, points DESC, games ASC, name ASC, user_id ASC LIMIT ?",
+            (chat_key, limit),
+        )
+        return [_stat(r) for r in rows]
+
+    async def player_stats(self, chat_key: str, user_id: str) -> StatRow | None:
+        row = await self._fetchone(
+            "SELECT user_id, name, games, wins, points FROM player_stats"
+            " WHERE chat_key = ? AND user_id = ?",
+            (chat_key, user_id),
+        )
+        return None if row is None else _stat(row)
+
+
+def _stat(row: sqlite3.Row) -> StatRow:
+    return StatRow(row["user_id"], row["name"], row["games"], row["wins"], row["points"])
+
+
+async def _migrate(db: aiosqlite.Connection) -> None:
+    """Bring the schema up to :data:`SCHEMA_VERSION`, all pending steps in one transaction.
+
+    The up-to-date case only reads ``user_version`` and takes no write lock, so restarting one
+    bot process never stalls behind another's commit.  Otherwise the version is re-read under
+    ``BEGIN IMMEDIATE`` because another process may have migrated while we waited for the lock.
+    """
+    migrations = MIGRATIONS  # looked up at call time so tests can substitute a broken list
+    target = len(migrations)
+    if await _user_version(db) == target:
+        return
+    try:
+        await db.execute("BEGIN IMMEDIATE")
+        current = await _user_version(db)
+        if current > target:
+            raise SchemaTooNew(
+                f"database schema is version {current}, this code only knows {target}"
+            )
+        for migration in migrations[current:]:
+            for statement in migration:
+                await db.execute(statement)
+        # PRAGMA does not accept bound parameters; target is an int we computed.
+        await db.execute(f"PRAGMA user_version = {target:d}")
+        await db.execute("COMMIT")
+    except BaseException:
+        with suppress(sqlite3.OperationalError):  # BEGIN itself may have failed (busy)
+            await db.execute("ROLLBACK")
+        raise
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    rows = list(await db.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0][0])
