@@ -1,0 +1,272 @@
+"""Views into words: the text every adapter shows, so Telegram, Discord and the console agree.
+
+Adapters add only their widgets (buttons, embeds, numbered prompts); labels for those come from
+here too, so no adapter builds a user-facing string of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.event_text import event_text
+from bot.i18n import Arg, I18n
+from bot.service import Notice, Outcome
+from bot.settings import BOOL_OPTIONS, ChatSettings
+from bot.storage import StatRow
+from bot.views import BOT_PREFIX, Choice, HandView, TableView, is_bot
+from core.actions import Action, ActionType
+from core.cards import Card, Color
+from core.events import Event
+from core.rules import Rules
+
+
+class Renderer:
+    def __init__(self, i18n: I18n) -> None:
+        self.i18n = i18n
+
+    def t(self, lang: str, key: str, **args: Arg) -> str:
+        return self.i18n.t(lang, key, **args)
+
+    # ------------------------------------------------------------------ names and cards
+
+    def name(self, lang: str, player: str, names: Mapping[str, str]) -> str:
+        if is_bot(player):
+            return self.t(lang, "bot-name", number=int(player[len(BOT_PREFIX) :]))
+        return names.get(player) or self.t(lang, "player-unknown")
+
+    def card(self, lang: str, card: Card, colorblind: bool, color: Color | None = None) -> str:
+        return self.i18n.card_label(lang, card, color=color, colorblind=colorblind)
+
+    def cards(self, lang: str, cards: list[Card], colorblind: bool) -> str:
+        return "  ".join(self.card(lang, c, colorblind) for c in cards)
+
+    def color(self, lang: str, color: Color, colorblind: bool) -> str:
+        return f"{self.i18n.swatch(lang, color, colorblind)} {self.i18n.color(lang, color)}"
+
+    # ------------------------------------------------------------------ table and lobby
+
+    def table(self, view: TableView, names: Mapping[str, str], *, recent: bool = True) -> str:
+        lang = view.lang
+        if view.status == "lobby" or view.top is None:
+            return self.lobby(view, names)
+        lines = [self.t(lang, "table-title", round=view.round_no)]
+        if view.status == "running":
+            lines.append(self._top_line(lang, view.top, view.color, view.colorblind))
+            arrow = "table-direction-cw" if view.direction == 1 else "table-direction-ccw"
+            lines.append(
+                self.t(lang, arrow) + " · " + self.t(lang, "table-draw-pile", count=view.draw_size)
+            )
+        lines.append("")
+        for seat in view.seats:
+            marker = "▶️ " if seat.is_current else "    "
+            uno = " " + self.t(lang, "table-uno-mark") if seat.uno else ""
+            lines.append(
+                marker
+                + self.t(
+                    lang,
+                    "table-seat",
+                    name=self.name(lang, seat.id, names),
+                    count=seat.cards,
+                    score=seat.score,
+                )
+                + uno
+            )
+        lines.append("")
+        if view.status == "running" and view.current is not None:
+            who = self.name(lang, view.current, names)
+            if view.pending_target is not None:
+                lines.append(self.t(lang, "table-pending", name=who, count=view.pending_amount))
+            else:
+                lines.append(self.t(lang, "table-turn", name=who))
+            if view.timer is not None and not is_bot(view.current):
+                lines.append(self.t(lang, "table-timer", seconds=view.timer))
+        elif view.status == "finished":
+            winners = ", ".join(self.name(lang, w, names) for w in view.winners)
+            lines.append(self.t(lang, "table-finished", names=winners, count=len(view.winners)))
+        elif view.status == "killed":
+            lines.append(self.t(lang, "table-killed"))
+        texts = [
+            text
+            for text in (self.event(lang, e, names, view.colorblind) for e in view.recent)
+            if text
+        ]
+        if recent and texts:
+            lines.append("")
+            lines.append(self.t(lang, "table-recent"))
+            lines.extend("• " + text for text in texts[-5:])
+        return "\n".join(lines)
+
+    def _top_line(self, lang: str, top: Card, color: Color | None, colorblind: bool) -> str:
+        card = self.card(lang, top, colorblind, color if top.is_wild else None)
+        if color is None:
+            return self.t(lang, "table-top-choosing", card=card)
+        return self.t(lang, "table-top", card=card, color=self.color(lang, color, colorblind))
+
+    def lobby(self, view: TableView, names: Mapping[str, str]) -> str:
+        lang = view.lang
+        if view.status == "killed":
+            return self.t(lang, "lobby-cancelled")
+        players = "\n".join(
+            f"{i}. {self.name(lang, seat.id, names)}" for i, seat in enumerate(view.seats, 1)
+        )
+        lines = [
+            self.t(lang, "lobby-title"),
+            self.t(lang, "lobby-players", count=len(view.seats)),
+            players,
+            "",
+            self.t(lang, "lobby-rules", rules=self.rules_name(lang, view.rules)),
+        ]
+        lines.append(self.t(lang, "lobby-closed" if view.closed else "lobby-hint"))
+        return "\n".join(lines)
+
+    def rules_name(self, lang: str, rules: Rules) -> str:
+        preset = rules.preset_name()
+        if preset is not None:
+            return self.t(lang, f"preset-{preset}")
+        return self.t(lang, "preset-custom")
+
+    # ------------------------------------------------------------------ the private hand
+
+    def hand(self, view: HandView, names: Mapping[str, str]) -> str:
+        lang = view.lang
+        if view.left:
+            return self.t(lang, "hand-left")
+        lines = [self.t(lang, "hand-title", count=len(view.cards))]
+        lines.append(self.cards(lang, view.cards, view.colorblind) or "—")
+        lines.append("")
+        if view.status != "running":
+            lines.append(self.t(lang, "hand-finished"))
+            return "\n".join(lines)
+        if view.top is not None:
+            lines.append(self._top_line(lang, view.top, view.color, view.colorblind))
+        if view.is_turn:
+            if view.pending_amount:
+                lines.append(self.t(lang, "hand-pending", count=view.pending_amount))
+            elif view.color is None:
+                lines.append(self.t(lang, "hand-choose-color"))
+            elif view.drawn is not None:
+                drawn = self.card(lang, view.drawn, view.colorblind)
+                lines.append(self.t(lang, "hand-drawn", card=drawn))
+            else:
+                lines.append(self.t(lang, "hand-your-turn"))
+        elif view.current is not None:
+            who = self.name(lang, view.current, names)
+            lines.append(self.t(lang, "hand-waiting", name=who))
+            if view.choices:
+                lines.append(self.t(lang, "hand-out-of-turn"))
+        return "\n".join(lines)
+
+    def choice(self, lang: str, choice: Choice, colorblind: bool, pending: int = 0) -> str:
+        """The label of one button."""
+        return self.action(lang, choice.action, colorblind, pending, wild_menu=bool(choice.colors))
+
+    def action(
+        self,
+        lang: str,
+        action: Action,
+        colorblind: bool,
+        pending: int = 0,
+        *,
+        wild_menu: bool = False,
+    ) -> str:
+        t = action.type
+        if t is ActionType.PLAY:
+            assert action.card is not None
+            if wild_menu or action.color is None:
+                return self.card(lang, action.card, colorblind)
+            return self.card(lang, action.card, colorblind, action.color)
+        if t is ActionType.CHOOSE:
+            assert action.color is not None
+            return self.color(lang, action.color, colorblind)
+        if t is ActionType.ACCEPT:
+            return self.t(lang, "btn-accept", count=pending)
+        return self.t(lang, f"btn-{t.value}")
+
+    # ------------------------------------------------------------------ events and notices
+
+    def event(
+        self,
+        lang: str,
+        event: Event,
+        names: Mapping[str, str],
+        colorblind: bool = False,
+        viewer: str | None = None,
+    ) -> str | None:
+        return event_text(
+            self.i18n,
+            lang,
+            event,
+            lambda p: self.name(lang, p, names),
+            viewer,
+            colorblind=colorblind,
+        )
+
+    def notice(self, lang: str, notice: Notice) -> str:
+        return self.t(lang, notice.key, **notice.args)
+
+    def announcements(self, outcome: Outcome) -> list[str]:
+        """Public messages worth posting on their own (results, a caught UNO, a challenge)."""
+        texts = []
+        for event in outcome.announcements:
+            text = self.event(outcome.lang, event, outcome.names)
+            if text:
+                texts.append(text)
+        return texts
+
+    def private(self, outcome: Outcome, player: str, colorblind: bool = False) -> list[str]:
+        """What only `player` may read: the cards they drew, a hand shown to them."""
+        texts = []
+        for event in outcome.private_events(player):
+            text = self.event(outcome.lang, event, outcome.names, colorblind, viewer=player)
+            if text:
+                texts.append(text)
+        return texts
+
+    # ------------------------------------------------------------------ settings, stats, help
+
+    def settings(self, lang: str, settings: ChatSettings) -> str:
+        rules = settings.rules()
+        on, off = self.t(lang, "value-on"), self.t(lang, "value-off")
+        lines = [
+            self.t(lang, "settings-title"),
+            self.t(lang, "settings-preset", preset=self.rules_name(lang, rules)),
+            self.t(lang, "settings-lang", language=self.t(lang, f"lang-{settings.lang or lang}")),
+            self.t(lang, "settings-timer", seconds=settings.timer)
+            if settings.timer
+            else self.t(lang, "settings-timer-off"),
+            self.t(lang, "settings-colorblind", value=on if settings.colorblind else off),
+            self.t(
+                lang, "settings-scoring", scoring=self.t(lang, f"scoring-{rules.scoring.value}")
+            ),
+            self.t(lang, "settings-target", count=rules.target),
+            self.t(lang, "settings-creepers", count=rules.creepers),
+        ]
+        for option in BOOL_OPTIONS:
+            value = on if getattr(rules, option) else off
+            lines.append(f"{self.t(lang, 'opt-' + option)}: {value}")
+        return "\n".join(lines)
+
+    def stats(self, lang: str, rows: list[StatRow]) -> str:
+        if not rows:
+            return self.t(lang, "stats-empty")
+        lines = [self.t(lang, "stats-title")]
+        for i, row in enumerate(rows, 1):
+            lines.append(
+                f"{i}. "
+                + self.t(
+                    lang,
+                    "stats-row",
+                    name=row.name,
+                    wins=row.wins,
+                    games=row.games,
+                    points=row.points,
+                )
+            )
+        return "\n".join(lines)
+
+    def rules_text(self, lang: str, settings: ChatSettings) -> str:
+        preset = settings.preset
+        return self.t(lang, f"rules-{preset}") + "\n\n" + self.settings(lang, settings)
+
+    def help(self, lang: str) -> str:
+        return self.t(lang, "help-text")

@@ -1,0 +1,219 @@
+# The group table, the lobby, the private hand, settings, statistics and the service's answers.
+
+bot-name = 🤖 Робот { $number }
+player-unknown = Игрок
+
+## Table
+
+table-title = 🎴 УНО · раунд { $round }
+table-top = Сверху: { $card } · цвет: { $color }
+table-top-choosing = Сверху: { $card } · цвет выбирает первый игрок
+table-direction-cw = ⟳ по часовой стрелке
+table-direction-ccw = ⟲ против часовой стрелки
+table-draw-pile = в колоде { $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+    [many] { $count } карт
+   *[other] { $count } карты
+}
+table-seat = { $name } — { $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+    [many] { $count } карт
+   *[other] { $count } карты
+} · { $score ->
+    [one] { $score } очко
+    [few] { $score } очка
+    [many] { $score } очков
+   *[other] { $score } очка
+}
+table-uno-mark = (УНО!)
+table-turn = Ходит { $name }.
+table-pending = { $name } должен взять { $count ->
+    [one] { $count } карту
+    [few] { $count } карты
+    [many] { $count } карт
+   *[other] { $count } карты
+} или ответить.
+table-timer = ⏱ На ход { $seconds ->
+    [one] { $seconds } секунда
+    [few] { $seconds } секунды
+    [many] { $seconds } секунд
+   *[other] { $seconds } секунды
+}.
+table-finished = 🏆 Игра окончена. { $count ->
+    [one] Победитель
+    [few] Победители
+    [many] Победители
+   *[other] Победители
+}: { $names }
+table-killed = Игра остановлена.
+table-recent = Последние ходы:
+
+## Lobby
+
+lobby-title = 🎴 УНО — набор игроков
+lobby-players = { $count ->
+    [one] { $count } игрок:
+    [few] { $count } игрока:
+    [many] { $count } игроков:
+   *[other] { $count } игрока:
+}
+lobby-rules = Правила: { $rules }
+lobby-hint = Присоединяйтесь кнопкой или командой /join, затем /start.
+lobby-closed = 🔒 Набор закрыт.
+lobby-cancelled = Набор отменён.
+preset-custom = свои правила
+
+## Private hand
+
+hand-title = 🃏 Ваши карты ({ $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+    [many] { $count } карт
+   *[other] { $count } карты
+}):
+hand-your-turn = ✅ Ваш ход: выберите карту или возьмите из колоды.
+hand-waiting = Ходит { $name }.
+hand-out-of-turn = Можно сходить вне очереди.
+hand-pending = ⚠️ Вам нужно взять { $count ->
+    [one] { $count } карту
+    [few] { $count } карты
+    [many] { $count } карт
+   *[other] { $count } карты
+} — или ответить.
+hand-choose-color = 🎨 Первая карта — дикая: выберите цвет.
+hand-drawn = Вы взяли { $card }. Сыграть её или пропустить ход?
+hand-left = Вы больше не участвуете в этой игре.
+hand-finished = Игра окончена.
+
+## Buttons
+
+btn-draw = 📥 Взять карту
+btn-pass = ⏭ Пропустить
+btn-accept = 📥 Взять { $count ->
+    [one] { $count } карту
+    [few] { $count } карты
+    [many] { $count } карт
+   *[other] { $count } карты
+}
+btn-challenge = ⚖️ Оспорить
+btn-uno = 📣 УНО!
+btn-catch = 🫵 Поймать!
+btn-join = ➕ Присоединиться
+btn-addbot = 🤖 Добавить робота
+btn-start = ▶️ Начать
+btn-my-cards = 🃏 Мои карты
+btn-open-dm = 💬 Открыть чат с ботом
+btn-back = ↩️ Назад
+
+## Settings
+
+value-on = вкл.
+value-off = выкл.
+lang-ru = русский
+lang-uk = украинский
+settings-title = ⚙️ Настройки чата
+settings-preset = Правила: { $preset }
+settings-lang = Язык: { $language }
+settings-timer = Таймер хода: { $seconds ->
+    [one] { $seconds } секунда
+    [few] { $seconds } секунды
+    [many] { $seconds } секунд
+   *[other] { $seconds } секунды
+}
+settings-timer-off = Таймер хода: выключен
+settings-colorblind = Режим для дальтоников: { $value }
+settings-scoring = Подсчёт очков: { $scoring }
+settings-target = Игра до { $count ->
+    [one] { $count } очка
+    [few] { $count } очков
+    [many] { $count } очков
+   *[other] { $count } очка
+}
+settings-creepers = Криперов в колоде: { $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+    [many] { $count } карт
+   *[other] { $count } карты
+}
+
+## Statistics
+
+stats-title = 📊 Лучшие игроки чата:
+stats-empty = В этом чате ещё не сыграно ни одной игры.
+stats-row = { $name } — { $wins ->
+    [one] { $wins } победа
+    [few] { $wins } победы
+    [many] { $wins } побед
+   *[other] { $wins } победы
+} из { $games ->
+    [one] { $games } игры
+    [few] { $games } игр
+    [many] { $games } игр
+   *[other] { $games } игры
+}, { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+    [many] { $points } очков
+   *[other] { $points } очка
+}
+
+## Answers of the service
+
+error-no-game = В этом чате сейчас нет игры. Начните её командой /new.
+error-game-exists = В этом чате уже идёт игра или набор.
+error-game-running = Игра уже началась: присоединиться можно к следующей.
+error-already-joined = Вы уже в игре.
+error-not-joined = Сначала присоединитесь к игре (/join).
+error-lobby-closed = Набор закрыт.
+error-lobby-full = Мест нет: играть могут не больше 10 человек.
+error-not-enough-players = Нужно хотя бы { $min ->
+    [one] { $min } живой игрок и соперник
+    [few] { $min } игрока, и хотя бы один из них человек
+    [many] { $min } игроков, и хотя бы один из них человек
+   *[other] { $min } игрока, и хотя бы один из них человек
+}.
+error-not-allowed = Это может сделать только создатель игры или администратор чата.
+error-not-in-game = Вы не участвуете в этой игре.
+error-stale = Эти кнопки устарели — вот ваши карты сейчас.
+error-bad-action = Такого хода нет.
+error-conflict = Ход не засчитан: игра как раз изменилась. Попробуйте ещё раз.
+error-bad-setting = Такой настройки нет.
+error-wrong-chat = Эта команда работает только в групповом чате.
+error-dm-closed = { $name }, откройте чат с ботом, чтобы видеть свои карты: нажмите кнопку ниже.
+error-flood = Платформа просит подождать — сообщение придёт через { $seconds ->
+    [one] { $seconds } секунду
+    [few] { $seconds } секунды
+    [many] { $seconds } секунд
+   *[other] { $seconds } секунды
+}.
+
+info-lobby-created = Набор открыт! Присоединяйтесь.
+info-joined = { $name } в игре.
+info-left = { $name } вышел из игры.
+info-kicked = { $name } исключён из игры.
+info-bot-added = Робот присоединился.
+info-lobby-closed = Набор закрыт.
+info-lobby-opened = Набор снова открыт.
+info-lobby-empty = Все вышли — набор отменён.
+info-killed = Игра остановлена.
+info-settings-saved = Настройки сохранены.
+
+## Console
+
+console-you = Игрок
+console-resumed = Продолжаем сохранённую партию.
+console-wait = ⏳ Ничего не делать — пусть ходят другие
+console-prompt = Ваш выбор ({ $low }–{ $high ->
+    [one] { $high }
+    [few] { $high }
+    [many] { $high }
+   *[other] { $high }
+}, q — выход): 
+console-bad-number = Введите число от { $low } до { $high ->
+    [one] { $high }
+    [few] { $high }
+    [many] { $high }
+   *[other] { $high }
+}.

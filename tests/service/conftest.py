@@ -1,0 +1,60 @@
+"""A service on a real SQLite file with a clock the test moves by hand."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import I18n
+from bot.render import Renderer
+from bot.service import UnoService, User
+from bot.storage import Storage
+
+
+class FakeClock:
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+ALICE = User("1001", "Алиса", "ru")
+BORIS = User("1002", "Борис", "ru")
+VIKA = User("1003", "Віка", "uk")
+GLEB = User("1004", "Глеб", "ru")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "uno.sqlite3"
+
+
+@pytest.fixture
+async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    store = await Storage.open(db_path, clock=clock)
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def service(storage: Storage, clock: FakeClock) -> UnoService:
+    counter = iter(range(1, 10_000))
+    svc = UnoService(storage, clock=clock, bot_delay=2.0, seed=lambda: 4242 + next(counter))
+    await svc.start()
+    return svc
+
+
+@pytest.fixture(scope="session")
+def renderer() -> Renderer:
+    return Renderer(I18n(strict=True))
