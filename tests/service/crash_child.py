@@ -1,0 +1,46 @@
+"""A process that plays moves through the service and reports each one once it is committed.
+
+`test_crash.py` kills it with SIGKILL mid-stream and checks that every reported move is in the
+database it left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.service import UnoService, User
+from bot.storage import Storage
+from core.ai import choose_action
+from core.game import Game
+
+CHAT = "tg:-1"
+PLAYERS = [User("1", "A", "ru"), User("2", "B", "ru"), User("3", "C", "ru")]
+
+
+async def main(path: str) -> None:
+    storage = await Storage.open(path)
+    service = UnoService(storage, bot_delay=0.0, seed=lambda: 7)
+    rng = random.Random(1)
+    while True:
+        rec = await storage.active_game(CHAT)
+        if rec is None:
+            await service.new_game(CHAT, PLAYERS[0])
+            for user in PLAYERS[1:]:
+                await service.join(CHAT, user)
+            await service.start_game(CHAT, PLAYERS[0])
+            continue
+        assert rec.state is not None
+        game = Game.from_dict(rec.state)
+        user = next(u for u in PLAYERS if u.id == game.current_player)
+        action = choose_action(game, user.id, rng) or game.default_action(user.id)
+        assert action is not None
+        out = await service.act(user, action, chat_key=CHAT)
+        if out.ok:
+            assert out.table is not None
+            print(out.table.game_id, out.table.version, user.id, action, flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1]))
