@@ -28,6 +28,8 @@ run: $(BIN)/.dev
 
 bench: $(BIN)/.bench
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/service.py
+	$(BIN)/python bench/telegram.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -1,0 +1,59 @@
+"""The console adapter plays a whole match, driven through its input."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.console.table import ConsoleTable
+from bot.render import Renderer
+from bot.service import UnoService
+from bot.storage import Storage
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> None:
+    storage = await Storage.open(tmp_path / "console.sqlite3")
+    try:
+        service = UnoService(storage, bot_delay=0.0, seed=lambda: 31)
+        rng = random.Random(3)
+        prompts: list[str] = []
+        lines: list[str] = []
+
+        async def ask(prompt: str) -> str:
+            prompts.append(prompt)
+            low, high = map(int, re.findall(r"\d+", prompt)[:2])
+            return str(rng.randint(low, high)) if len(prompts) % 7 else "oops"
+
+        table = ConsoleTable(service, renderer, lang="uk", bots=2, ask=ask, say=lines.append)
+        await service.change_setting("console:local", table.user, "target", "100", is_admin=True)
+        assert await table.run() is True
+    finally:
+        await storage.close()
+    text = "\n".join(lines)
+    assert "Гру завершено" in text or "виграє гру" in text
+    assert "Введіть число" in text  # the invalid answers were refused in Ukrainian
+    assert len(prompts) > 10
+
+
+def test_make_run_without_tokens_plays_in_the_console(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
+    env["DATABASE"] = str(tmp_path / "uno.sqlite3")
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "--bots", "1", "--preset", "house"],
+        cwd=tmp_path,
+        input="1\n" * 4000,
+        capture_output=True,
+        text=True,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Выбор раздающего" in result.stdout
+    assert "выигрывает игру" in result.stdout  # the match was played to its end
+    assert (tmp_path / "console.sqlite3").exists()
