@@ -48,6 +48,15 @@ from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring
 HAND_SIZE = 7
 CREEPER_EXTRA = 3
 INNOCENT_EXTRA = 2
+_DECKS: dict[int, tuple[Card, ...]] = {}
+
+
+def _new_deck(creepers: int) -> list[Card]:
+    """`standard_deck(creepers)`, built once per creeper count and copied (a speed-up)."""
+    deck = _DECKS.get(creepers)
+    if deck is None:
+        deck = _DECKS[creepers] = tuple(standard_deck(creepers))
+    return list(deck)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,19 +212,28 @@ class Game:
         return game
 
     def _shuffle(self, cards: list[Card]) -> None:
-        random.Random(f"{self.seed}:{self.shuffles}").shuffle(cards)
+        # `random.Random(...).shuffle(cards)` inlined: the same Fisher-Yates steps drawing the same
+        # bits as `Random._randbelow` (CPython 3.11-3.13), so the same order, about twice as fast.
+        getrandbits = random.Random(f"{self.seed}:{self.shuffles}").getrandbits
         self.shuffles += 1
+        for i in range(len(cards) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            cards[i], cards[j] = cards[j], cards[i]
 
     def _choose_dealer(self, events: list[Event]) -> None:
         """Everyone draws a card; the highest number deals; ties draw again among themselves."""
-        deck = standard_deck(self.rules.creepers)
+        deck = _new_deck(self.rules.creepers)
         self._shuffle(deck)
         contenders = list(self.players)
         while len(contenders) > 1:
             ranks: dict[str, int] = {}
             for p in contenders:
                 if not deck:
-                    deck = standard_deck(self.rules.creepers)
+                    deck = _new_deck(self.rules.creepers)
                     self._shuffle(deck)
                 card = deck.pop()
                 events.append(DealerCardDrawn(p, card))
@@ -227,7 +245,7 @@ class Game:
 
     def _start_round(self, events: list[Event]) -> None:
         self.round_no += 1
-        deck = standard_deck(self.rules.creepers)
+        deck = _new_deck(self.rules.creepers)
         self._shuffle(deck)
         n = len(self.players)
         dealer_idx = self.players.index(self.dealer)

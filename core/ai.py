@@ -1,0 +1,341 @@
+"""The computer player: a fast rule-of-thumb strategy over public information only.
+
+`choose_action(game, player, rng)` answers "what does the computer in this seat do now?", on its
+turn and off it. It reads only what a human at the table could know:
+
+- its own hand (and, on its own turn, the card it has just drawn: `game.drawn`);
+- the discard pile, the top card and the color in play, the direction and the seat order;
+- every player's hand size (`game.hand_sizes()`), who must answer which penalty, who played a
+  Wild Draw Four over which color (`game.pending`, but never `Pending.legal`, which is the
+  offender's secret until a challenge), and who is holding one card without having called UNO
+  (`game.catchable`: anyone at the table can see that).
+
+It never looks at other hands, at the draw pile's order, or at the seed. It keeps no memory
+between calls either, so the same position always gets the same answer for the same `rng` state:
+that is what lets the tests swap the hidden cards and check that the answer does not change.
+
+The strategy, in order:
+
+1. Say UNO as soon as it matters: right after a play that left it with one card (a jump-in cannot
+   be announced before), and before its own play of its second-to-last card. Catch anyone who
+   forgot: a wrong catch costs nothing, a right one costs them two cards.
+2. Out of turn (house rules), jump in whenever it can: it sheds a card and takes the turn of
+   everyone in between.
+3. Facing a penalty: pass a Draw Two on or defend a Wild Draw Four when the rules allow it (that is
+   never worse than drawing), and challenge a Wild Draw Four when the estimated chance that the
+   offender was bluffing makes the challenge worth more than accepting (see `guilt_probability`).
+4. On its turn, score every playable card: keep the color it holds most of, keep playing next turn
+   possible, hold wild cards back unless nothing else plays (or unless a Wild Draw Four stops an
+   opponent about to go out), hit the next player with Draw Two / Skip / Reverse, the harder the
+   closer they are to going out, and shed high-value cards when someone may go out soon. It never
+   plays a Wild Draw Four while holding the color in play (a bluff loses four cards when
+   challenged); with nothing to play, it draws, and plays the drawn card unless it is a wild card
+   better kept.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from core import actions as A
+from core.actions import Action, ActionType
+from core.cards import COLORS, WILD_FOUR, Card, Color, Kind
+from core.game import Game
+
+# Cards of each color in a standard deck: one 0 and two each of 1-9, Skip, Reverse, Draw Two.
+CARDS_PER_COLOR = 25
+STANDARD_DECK_SIZE = 108
+
+# Values in "cards": what an outcome is worth to the computer compared with simply accepting.
+# Drawing one card ourselves costs 1; a card drawn by one opponent is worth half of that to us
+# (with several opponents, hurting one of them helps us less than our own cards hurt us).
+OPPONENT_CARD = 0.5
+TURN_VALUE = 1.0  # keeping one's turn, compared with losing it
+DANGER = 2  # an opponent holding this many cards or fewer may go out at any moment
+
+# Weights of `_score_play`, tuned against players who play a random playable card (4 players,
+# 4,000 rounds each): the wild penalty matters most (0 instead of 8 loses about 5 points of win
+# rate); the others move the result by less than the noise and follow common UNO advice.
+WILD_KEEP = 8.0  # a wild held back is a way out of any color later
+COLOR_WEIGHT = 1.0  # per card of the resulting color left in the hand
+FOLLOW_BONUS = 0.5  # something in the hand still follows this card next turn
+NO_FOLLOW = 1.5  # nothing would follow: the next turn is likely a draw
+KEEP_WILD_HAND = 5  # with this many cards and nobody close to out, draw rather than spend a wild
+
+
+def random_action(game: Game, player: str, rng: random.Random) -> Action | None:
+    """Uniform over `player`'s legal actions (None when there are none): the baseline opponent.
+
+    It is the yardstick the tests hold the computer player against: it plays, draws, passes,
+    challenges, calls and catches with no preference at all.
+    """
+    legal = game.legal_actions(player)
+    if not legal:
+        return None
+    return legal[rng.randrange(len(legal))]
+
+
+def choose_action(game: Game, player: str, rng: random.Random | None = None) -> Action | None:
+    """What the computer player `player` does now; None when it has nothing (useful) to do.
+
+    `rng` only breaks ties (between equally good colors or cards); without it ties go to the
+    first candidate, so the answer is then a pure function of the public position.
+    """
+    legal = game.legal_actions(player)
+    if not legal:
+        return None
+    # Calling one's own UNO after the play, and catching, are free and urgent: the next move of
+    # anyone else closes the window.
+    if game.catchable == player and A.UNO in legal:
+        return A.UNO
+    if A.CATCH in legal:
+        return A.CATCH
+    if player != game.current_player:
+        return _jump_in(legal)
+    action = _turn_action(game, player, legal, rng)
+    if (
+        action.type is ActionType.PLAY
+        and A.UNO in legal
+        and len(game.hands[player]) == 2
+        and game.precall != player
+    ):
+        # Announce before playing the second-to-last card: nobody can catch us afterwards.
+        return A.UNO
+    return action
+
+
+def _jump_in(legal: list[Action]) -> Action | None:
+    """Jump in whenever possible: a free shed that also takes the turn of everyone in between."""
+    for action in legal:
+        if action.type is ActionType.PLAY:
+            return action
+    return None
+
+
+# ---------------------------------------------------------------------------------- on turn
+
+
+class _View:
+    """The public position as seen from one seat, computed once per decision."""
+
+    __slots__ = ("game", "hand", "n", "next_size", "opponent_min", "player", "prev_size", "sizes")
+
+    def __init__(self, game: Game, player: str) -> None:
+        self.game = game
+        self.player = player
+        self.hand: list[Card] = game.hands[player]
+        self.sizes = game.hand_sizes()
+        players = game.players
+        self.n = len(players)
+        idx = players.index(player)
+        self.next_size = self.sizes[players[(idx + game.direction) % self.n]]
+        self.prev_size = self.sizes[players[(idx - game.direction) % self.n]]
+        self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
+
+
+def _turn_action(game: Game, player: str, legal: list[Action], rng: random.Random | None) -> Action:
+    view = _View(game, player)
+    if game.current_color is None:
+        # The first flipped card was a wild: name the color we hold most of.
+        return A.CHOOSE[_best_color(view.hand, rng)]
+    if game.pending is not None:
+        return _answer_penalty(view, legal, rng)
+    plays = _distinct_plays(legal)
+    if game.has_drawn:
+        drawn = game.drawn
+        if drawn is not None and drawn in plays and _worth_playing_drawn(view, drawn):
+            return _play_action(view, drawn, rng)
+        return A.PASS
+    best: Card | None = None
+    best_score = 0.0
+    for card in plays:
+        if card is WILD_FOUR and _holds_color(view.hand, game.current_color):
+            continue  # never bluff: a challenge would cost four cards
+        score = _score_play(view, card)
+        if rng is not None:
+            score += rng.random() * 1e-6
+        if best is None or score > best_score:
+            best, best_score = card, score
+    if best is None:
+        return A.DRAW
+    if best.is_wild and not _worth_playing_wild(view, best):
+        return A.DRAW
+    return _play_action(view, best, rng)
+
+
+def _distinct_plays(legal: list[Action]) -> list[Card]:
+    """The cards that may be played now, once each (a wild is listed once per color)."""
+    seen: dict[Card, None] = {}
+    for action in legal:
+        if action.type is ActionType.PLAY and action.card is not None:
+            seen[action.card] = None
+    return list(seen)
+
+
+def _play_action(view: _View, card: Card, rng: random.Random | None) -> Action:
+    if not card.is_wild:
+        return A.PLAY[card]
+    rest = list(view.hand)
+    rest.remove(card)
+    color = _best_color(rest, rng)
+    return A.PLAY_WILD[card][COLORS.index(color)]
+
+
+def _holds_color(hand: Sequence[Card], color: Color | None) -> bool:
+    return any(c.color is color for c in hand)
+
+
+def _color_counts(hand: Sequence[Card]) -> dict[Color, int]:
+    counts = dict.fromkeys(COLORS, 0)
+    for card in hand:
+        if card.color is not None:
+            counts[card.color] += 1
+    return counts
+
+
+def _best_color(hand: Sequence[Card], rng: random.Random | None) -> Color:
+    """The color we hold most of (then the one worth most points, to shed it): our wild color."""
+    counts = dict.fromkeys(COLORS, 0.0)
+    for card in hand:
+        if card.color is not None:
+            counts[card.color] += 1.0 + card.points / 1000.0
+    if rng is not None:
+        for color in COLORS:
+            counts[color] += rng.random() * 1e-6
+    return max(COLORS, key=counts.__getitem__)
+
+
+def _score_play(view: _View, card: Card) -> float:
+    """How good playing `card` now is; the highest-scoring playable card is played."""
+    hand = view.hand
+    if len(hand) == 1:
+        return 1000.0  # going out
+    rest = list(hand)
+    rest.remove(card)
+    counts = _color_counts(rest)
+    danger = view.opponent_min <= DANGER
+    next_danger = view.next_size <= DANGER
+    score = 0.0
+    if card.is_wild:
+        color = max(COLORS, key=counts.__getitem__)
+        # Holding a wild keeps a way out of any color; spend it only when nothing else plays.
+        score -= WILD_KEEP
+        if card is WILD_FOUR:
+            score += 4 * OPPONENT_CARD + TURN_VALUE - 2.0
+            if next_danger:
+                score += 12.0
+    else:
+        assert card.color is not None
+        color = card.color
+    # Stay in the color we hold most of, so that we can go on playing.
+    score += COLOR_WEIGHT * counts[color]
+    # Cards in the rest of the hand that would follow this one (same color or same face).
+    follow = sum(1 for c in rest if c.is_wild or c.color is color or c.face == card.face)
+    score += FOLLOW_BONUS if follow else -NO_FOLLOW
+    # Shed points: a little always, much more when someone may go out soon.
+    score += card.points * (0.08 if danger else 0.01)
+    kind = card.kind
+    if kind is Kind.DRAW_TWO:
+        score += 2 * OPPONENT_CARD + TURN_VALUE * 0.5
+        if next_danger:
+            score += 10.0
+    elif kind is Kind.SKIP or (kind is Kind.REVERSE and view.n == 2):
+        score += TURN_VALUE * 0.5
+        if next_danger:
+            score += 8.0
+    elif kind is Kind.REVERSE:
+        # Play passes to the previous player instead of the next one.
+        if next_danger and view.prev_size > view.next_size:
+            score += 6.0
+        elif view.prev_size <= DANGER and view.prev_size < view.next_size:
+            score -= 6.0
+    return score
+
+
+def _worth_playing_wild(view: _View, card: Card) -> bool:
+    """Play a wild as our only playable card, or draw and keep it for when it is needed more?
+
+    Playing it sheds a card and turns the color to ours; keeping it is worth it only with a big
+    hand when nobody is close to going out, the wild is our last one, and a Draw may well bring a
+    playable card. With nothing left to draw, keeping it would only pass the turn (and with every
+    player doing so, the round would never end).
+    """
+    if view.opponent_min <= DANGER or len(view.hand) < KEEP_WILD_HAND:
+        return True
+    if sum(1 for c in view.hand if c.is_wild) > 1:
+        return True
+    game = view.game
+    nothing_to_draw = game.draw_pile_size + len(game.discard) <= 1
+    return nothing_to_draw
+
+
+def _worth_playing_drawn(view: _View, drawn: Card) -> bool:
+    """After drawing: play the drawn card, unless it is a wild we would rather keep."""
+    if not drawn.is_wild:
+        return True
+    if drawn is WILD_FOUR and _holds_color(view.hand, view.game.current_color):
+        return False  # no bluffing
+    return _worth_playing_wild(view, drawn)
+
+
+# ---------------------------------------------------------------------------------- penalties
+
+
+def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None) -> Action:
+    """Pass on / defend if possible, else challenge a Wild Draw Four when it pays, else accept."""
+    game = view.game
+    pending = game.pending
+    assert pending is not None
+    answers = _distinct_plays(legal)
+    best_answer: Card | None = None
+    if answers:
+        rest_counts = _color_counts(view.hand)
+        best_answer = max(answers, key=lambda c: rest_counts[c.color] if c.color else 0)
+    # Value of each option compared with accepting (drawing `amount` and losing the turn).
+    answer_value = (
+        pending.amount + 1 + 2 * OPPONENT_CARD if best_answer is not None else float("-inf")
+    )
+    challenge_value = float("-inf")
+    if A.CHALLENGE in legal:
+        p = guilt_probability(game, view.player)
+        gain = pending.amount + TURN_VALUE + 4 * OPPONENT_CARD
+        if game.rules.guilty_takes_back:
+            gain += OPPONENT_CARD  # the offender also takes the Wild Draw Four back
+        challenge_value = p * gain - (1.0 - p) * 2.0  # innocent: we draw two more
+    if best_answer is not None and answer_value >= challenge_value:
+        return A.PLAY[best_answer]
+    if challenge_value > 0.0:
+        return A.CHALLENGE
+    return A.ACCEPT
+
+
+def guilt_probability(game: Game, player: str) -> float:
+    """The chance that the pending Wild Draw Four was a bluff, from public information only.
+
+    The offender's hand (the cards they kept when they played it) is a random draw from the
+    cards `player` has not seen: the whole deck minus `player`'s own hand and the discard pile.
+    Among those, the cards of the previous color number 25 minus the ones seen. The offender was
+    guilty if at least one of their `k` cards has that color; with `u` unseen cards of which `m`
+    have it, the hypergeometric chance of none is (u-m)/u * (u-m-1)/(u-1) * ... (k factors).
+    It does not model that a player holding the color is more likely to play that color than a
+    Wild Draw Four; random opponents do not care, and people bluff.
+    """
+    pending = game.pending
+    if pending is None or pending.offender is None or pending.prev_color is None:
+        return 0.0
+    prev = pending.prev_color
+    k = game.hand_sizes().get(pending.offender, 0)
+    hand = game.hands[player]
+    seen = sum(1 for c in hand if c.color is prev) + sum(1 for c in game.discard if c.color is prev)
+    m = max(CARDS_PER_COLOR - seen, 0)
+    unseen = STANDARD_DECK_SIZE + game.rules.creepers - len(hand) - len(game.discard)
+    if m == 0 or k == 0:
+        return 0.0
+    none = 1.0
+    for i in range(k):
+        u = unseen - i
+        if u <= 0:
+            break
+        none *= max(u - m, 0) / u
+    return 1.0 - none
