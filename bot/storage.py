@@ -15,9 +15,42 @@ load -> lock -> apply -> :meth:`Storage.commit` -> send, so the guarantees that 
 * **Durable before visible.**  ``synchronous=FULL`` makes SQLite fsync the WAL on every commit,
   so a move whose messages were already sent to the chat cannot vanish in a power loss (with
   ``NORMAL`` the last commits may roll back, which would desynchronise the chat and the state).
-  A chat game commits a few times per second at most, so the fsync is affordable.
+  No caller learns the outcome of a write before the transaction holding it has committed.
 * **Waiting, not failing.**  A busy timeout makes a second process wait for the write lock
   rather than raise ``database is locked``.
+
+**Group commit.**  One fsync per transaction caps a process at a few hundred transactions per
+second, so every write (:meth:`Storage.commit`, :meth:`~Storage.create_game`,
+:meth:`~Storage.put_settings`, :meth:`~Storage.put_ref`, :meth:`~Storage.record_match`) is a
+*request* appended to one queue, and a writer task turns the queue into transactions:
+
+* It takes everything queued (at most ``max_batch`` requests) and runs ONE ``BEGIN IMMEDIATE``
+  transaction holding a ``SAVEPOINT`` per request, then one ``COMMIT`` -- one fsync for the
+  whole batch -- and only then resolves the callers' futures.  A request that fails (version
+  conflict, unknown game, constraint, a bad value) is rolled back to its savepoint and fails
+  alone; the others in the batch are unaffected.  If the transaction as a whole fails (busy
+  timeout on ``BEGIN``, an I/O error, SQLite aborting the transaction) every request in it
+  fails with that error and none of them is applied.
+* There is no waiting for company: a lone write goes straight into its own transaction, and a
+  batch holds exactly what queued up while the previous transaction was running.
+* The optimistic check is per request, inside the write-locked transaction, so two processes
+  still cannot both apply a move; two requests for one game in one batch see each other like
+  two consecutive transactions would (the second gets :class:`VersionConflict`).
+* A whole transaction -- ``BEGIN`` to ``COMMIT`` or ``ROLLBACK`` -- is a single call queued to
+  aiosqlite's connection thread, which runs its queue in FIFO order.  Reads are single
+  statements on the same queue, so a read runs before or after a transaction, never inside one
+  (it cannot see an uncommitted batch), and a caller that reads after its write returned sees
+  that write.  Nothing can interleave with a transaction, so no :class:`asyncio.Lock` is needed.
+* **Cancellation.**  A caller cancelled while its request is still queued withdraws it: it is
+  never applied.  Once the writer has taken the request into a transaction, cancelling the caller
+  no longer withdraws it: the request is committed, atomically, exactly when its transaction
+  commits, and never half.  So, as with any interrupted write, a cancelled caller does not know
+  whether its write happened and must reload before deciding again.  Cancellation can never
+  leave the connection inside a transaction: once queued to the connection thread, the
+  transaction call runs to its ``COMMIT`` or ``ROLLBACK`` regardless of what happens to the
+  coroutines waiting for it.
+* :meth:`Storage.close` stops accepting writes (they raise ``ValueError``), lets the writer
+  commit everything already queued, then closes the connection.
 
 Schema changes are ordered migrations counted by ``PRAGMA user_version`` and applied in one
 transaction when the database is opened; see :data:`MIGRATIONS`.
@@ -29,16 +62,19 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
 import aiosqlite
 
 __all__ = [
+    "DEFAULT_MAX_BATCH",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "STATUSES",
@@ -51,10 +87,10 @@ __all__ = [
     "StatRow",
     "Storage",
     "VersionConflict",
+    "WriteStats",
 ]
 
 STATUSES: Final = frozenset({"lobby", "running", "finished", "killed"})
-_ACTIVE: Final = ("lobby", "running")
 
 # --------------------------------------------------------------------------------------------
 # Migrations
@@ -243,6 +279,14 @@ _GAME_COLUMNS: Final = (
 )
 
 
+# The status test is spelled exactly like the WHERE clause of games_one_active_per_chat: only then
+# can SQLite use that partial unique index (one row per chat).  With bound parameters instead of
+# literals it falls back to games_status and reads every running game's row on every call.
+_ACTIVE_GAME_SQL: Final = (
+    f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? AND status IN ('lobby', 'running')"
+)
+
+
 def _game(row: sqlite3.Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
@@ -262,6 +306,73 @@ def _is_active_game_clash(exc: sqlite3.IntegrityError) -> bool:
 
 
 # --------------------------------------------------------------------------------------------
+# Group commit: requests, the transaction run on the connection thread, statistics
+# --------------------------------------------------------------------------------------------
+
+DEFAULT_MAX_BATCH: Final = 128
+"""Most requests one transaction carries: bounds how long a transaction delays reads."""
+
+_T = TypeVar("_T")
+
+# One request's work inside the batch transaction, run on the connection thread inside the
+# request's own savepoint.  It returns a value for its caller or raises to fail (alone).
+_Apply = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass(eq=False)
+class _Request:
+    apply: _Apply
+    future: asyncio.Future[Any]
+
+
+@dataclass(frozen=True)
+class WriteStats:
+    """Counters of the group-commit writer, for tests and monitoring.
+
+    ``transactions`` counts committed write transactions (each one fsync), ``requests`` the
+    requests they carried (including ones that failed alone inside them) and ``largest_batch``
+    the most requests one of them carried.  ``requests / transactions`` is the batching factor.
+    """
+
+    transactions: int = 0
+    requests: int = 0
+    largest_batch: int = 0
+
+
+def _run_batch(conn: sqlite3.Connection, applies: Sequence[_Apply]) -> list[tuple[bool, Any]]:
+    """Run one write transaction on the connection thread: ``(ok, value_or_exception)`` each.
+
+    Either the transaction commits, with every request that succeeded in it, or this raises and
+    nothing of it is kept.
+    """
+    outcomes: list[tuple[bool, Any]] = []
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for apply in applies:
+            conn.execute("SAVEPOINT request")
+            try:
+                value = apply(conn)
+            except Exception as exc:
+                if not conn.in_transaction:
+                    # Some errors (I/O, out of memory, ...) make SQLite roll back the whole
+                    # transaction, taking the requests before this one with it: fail them all.
+                    raise
+                conn.execute("ROLLBACK TO request")
+                conn.execute("RELEASE request")
+                outcomes.append((False, exc))
+            else:
+                conn.execute("RELEASE request")
+                outcomes.append((True, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+    return outcomes
+
+
+# --------------------------------------------------------------------------------------------
 # Storage
 # --------------------------------------------------------------------------------------------
 
@@ -269,19 +380,30 @@ def _is_active_game_clash(exc: sqlite3.IntegrityError) -> bool:
 class Storage:
     """All persistence for the bot.  Create with ``await Storage.open(path)``.
 
-    One instance owns one connection.  Every operation holds an :class:`asyncio.Lock` for its
-    duration: statements from concurrent coroutines would otherwise interleave on the shared
-    connection, so a plain read could see (and a plain write could join) another coroutine's
-    uncommitted, possibly rolled-back transaction.  Isolation between *processes* comes from
-    SQLite itself.
+    One instance owns one connection.  Writes go through the group-commit queue described in
+    the module docstring; reads are single statements on the connection's FIFO thread, so they
+    never observe a transaction in progress.  Isolation between *processes* comes from SQLite
+    itself.
     """
 
-    def __init__(self, db: aiosqlite.Connection, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        clock: Callable[[], float],
+        *,
+        max_batch: int = DEFAULT_MAX_BATCH,
+    ) -> None:
         """Use :meth:`open`; this only wires an already configured and migrated connection."""
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be at least 1, got {max_batch}")
         self._db = db
         self._clock = clock
-        self._lock = asyncio.Lock()
-        self._closed = False
+        self._max_batch = max_batch
+        self._queue: deque[_Request] = deque()
+        self._writer: asyncio.Task[None] | None = None
+        self._stats = WriteStats()
+        self._closing = False  # no new writes accepted
+        self._closed = False  # the connection is closed (or being closed)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -292,12 +414,16 @@ class Storage:
         *,
         clock: Callable[[], float] = time.time,
         busy_timeout: float = 10.0,
+        max_batch: int = DEFAULT_MAX_BATCH,
     ) -> Storage:
         """Open (creating if needed) and migrate the database at ``path``.
 
         ``busy_timeout`` is how long, in seconds, to wait for another process's write lock before
         giving up; it is generous because giving up means dropping a player's move.
+        ``max_batch`` caps how many write requests share one transaction.
         """
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be at least 1, got {max_batch}")
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the sqlite3 module must not open transactions behind our back;
@@ -315,14 +441,22 @@ class Storage:
         except BaseException:
             await db.close()
             raise
-        return cls(db, clock)
+        return cls(db, clock, max_batch=max_batch)
 
     async def close(self) -> None:
-        """Close the connection after any in-flight operation finishes; idempotent."""
-        async with self._lock:
-            if not self._closed:
-                self._closed = True
-                await self._db.close()
+        """Commit the writes already queued, then close the connection; idempotent.
+
+        Writes attempted once closing has begun raise ``ValueError``.
+        """
+        self._closing = True
+        writer = self._writer
+        if writer is not None and not writer.done():
+            # asyncio.wait, unlike awaiting the task, does not cancel the writer if this
+            # close() is cancelled: the queued requests are still committed.
+            await asyncio.wait([writer])
+        if not self._closed:
+            self._closed = True
+            await self._db.close()
 
     async def __aenter__(self) -> Storage:
         return self
@@ -335,32 +469,98 @@ class Storage:
     ) -> None:
         await self.close()
 
+    @property
+    def write_stats(self) -> WriteStats:
+        """How many transactions the writes took so far (see :class:`WriteStats`)."""
+        return self._stats
+
     # -- plumbing -------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction, rolled back on any exception (cancellation included).
+    async def _write(self, apply: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Queue ``apply`` as one request of the next write transaction and await its outcome.
 
-        aiosqlite runs statements in FIFO order on one thread, so the ROLLBACK is guaranteed to
-        run after whatever statement was in flight when an exception or cancellation hit.
+        Validation and serialisation belong before this call, so a bad value fails fast
+        without ever reaching the queue.
         """
-        async with self._lock:
-            try:
-                # BEGIN is inside the try: if we are cancelled while awaiting it, it still runs on
-                # the worker thread and must be rolled back, or the connection stays in a
-                # transaction forever.
-                await self._db.execute("BEGIN IMMEDIATE")
-                yield self._db
-                await self._db.execute("COMMIT")
-            except BaseException:
-                # OperationalError here means COMMIT went through before we were cancelled.
-                with suppress(sqlite3.OperationalError):
-                    await self._db.execute("ROLLBACK")
-                raise
+        if self._closing:
+            raise ValueError("storage is closed")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[_T] = loop.create_future()
+        self._queue.append(_Request(apply, future))
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write_loop(), name="storage-writer")
+        # Cancelling this await cancels the future: a still-queued request is then dropped by
+        # the writer, an already batched one is committed or not with its transaction.
+        return await future
+
+    async def _write_loop(self) -> None:
+        """Turn the queue into transactions until it is empty (it is restarted on demand).
+
+        Only ever awaits the connection thread, so a batch is whatever queued while the
+        previous transaction was running -- never a wait for more requests to arrive.
+        """
+        queue = self._queue
+        batch: list[_Request] = []
+        try:
+            while queue:
+                batch = []
+                while queue and len(batch) < self._max_batch:
+                    request = queue.popleft()
+                    if not request.future.done():  # else its caller was cancelled: withdrawn
+                        batch.append(request)
+                if batch:
+                    await self._run(batch)
+        except BaseException as exc:
+            # Only the event loop shutting down cancels the writer (and nothing else should
+            # escape _run).  A batch's transaction call still runs to COMMIT or ROLLBACK on the
+            # connection thread, so its outcome is unknown -- what a cancelled caller is told --
+            # and the requests still queued are withdrawn.  No caller is left waiting forever.
+            for request in (*batch, *queue):
+                if not request.future.done():
+                    if isinstance(exc, asyncio.CancelledError):
+                        request.future.cancel()
+                    else:
+                        request.future.set_exception(exc)
+            queue.clear()
+            raise
+
+    async def _run(self, batch: list[_Request]) -> None:
+        """Run one batch as one transaction, then tell each caller its own outcome."""
+        applies = [r.apply for r in batch]
+        try:
+            outcomes = await self._on_connection(partial(_run_batch, applies=applies))
+        except Exception as exc:  # the transaction failed as a whole: nothing was applied
+            for request in batch:
+                if not request.future.done():
+                    request.future.set_exception(exc)
+            return
+        s = self._stats
+        self._stats = WriteStats(
+            s.transactions + 1, s.requests + len(batch), max(s.largest_batch, len(batch))
+        )
+        for request, (ok, value) in zip(batch, outcomes, strict=True):
+            if request.future.done():
+                continue  # its caller was cancelled after the request was batched
+            if ok:
+                request.future.set_result(value)
+            else:
+                request.future.set_exception(value)
+
+    async def _on_connection(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``fn(connection)`` on aiosqlite's connection thread as ONE item of its FIFO queue.
+
+        aiosqlite has no public call for this; ``_execute`` is the primitive that all of its own
+        methods queue their work through, and ``_conn`` is the sqlite3 connection it owns.  (The
+        test suite exercises this path on every write, so an aiosqlite change that breaks it
+        cannot go unnoticed.)
+        """
+        db = self._db
+        execute: Callable[[Callable[[], _T]], Awaitable[_T]] = db._execute
+        return await execute(lambda: fn(db._conn))
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            return list(await self._db.execute_fetchall(sql, params))
+        # One queue item: runs between write transactions, never inside one.
+        return list(await self._db.execute_fetchall(sql, params))
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = await self._fetchall(sql, params)
@@ -374,14 +574,17 @@ class Storage:
 
     async def put_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
         """Replace the chat's settings wholesale (the caller merges if it wants to)."""
-        data = _dumps(settings)
-        async with self._tx() as db:
-            await db.execute(
+        params = (chat_key, _dumps(settings), self._clock())
+
+        def apply(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "INSERT INTO settings (chat_key, data, updated_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (chat_key) DO UPDATE"
                 " SET data = excluded.data, updated_at = excluded.updated_at",
-                (chat_key, data, self._clock()),
+                params,
             )
+
+        await self._write(apply)
 
     # -- games ----------------------------------------------------------------------------
 
@@ -393,18 +596,21 @@ class Storage:
         """
         meta_text = _dumps(meta)
         now = self._clock()
-        try:
-            async with self._tx() as db:
-                cur = await db.execute(
+
+        def apply(conn: sqlite3.Connection) -> int | None:
+            try:
+                cur = conn.execute(
                     "INSERT INTO games (chat_key, status, version, state, meta, deadline,"
                     " created_at, updated_at) VALUES (?, 'lobby', 0, NULL, ?, NULL, ?, ?)",
                     (chat_key, meta_text, now, now),
                 )
-                game_id = cur.lastrowid
-        except sqlite3.IntegrityError as exc:
-            if _is_active_game_clash(exc):
-                raise GameExists(chat_key) from exc
-            raise
+            except sqlite3.IntegrityError as exc:
+                if _is_active_game_clash(exc):
+                    raise GameExists(chat_key) from exc
+                raise
+            return cur.lastrowid
+
+        game_id = await self._write(apply)
         assert game_id is not None
         return GameRecord(
             id=game_id,
@@ -420,10 +626,7 @@ class Storage:
 
     async def active_game(self, chat_key: str) -> GameRecord | None:
         """The chat's lobby or running game, if any."""
-        row = await self._fetchone(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? AND status IN (?, ?)",
-            (chat_key, *_ACTIVE),
-        )
+        row = await self._fetchone(_ACTIVE_GAME_SQL, (chat_key,))
         return None if row is None else _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
@@ -457,45 +660,50 @@ class Storage:
         ``expected_version``, i.e. another coroutine or process committed since the caller
         loaded the game.  Raises :class:`GameNotFound` for an unknown id and :class:`GameExists`
         if re-opening a finished game would give its chat two open games.
+
+        Concurrent calls share transactions (group commit; see the module docstring): the call
+        returns once the transaction holding it has committed, and fails alone if it fails.
         """
         if status not in STATUSES:
             raise ValueError(f"unknown game status {status!r}")
-        # Serialise before taking the write lock: a bad state must fail fast, not under lock.
+        # Serialise before queueing: a bad state must fail fast, not inside a transaction.
         state_text = None if state is None else _dumps(state)
         meta_text = _dumps(meta)
         now = self._clock()
         new_version = expected_version + 1
-        try:
-            async with self._tx() as db:
-                cur = await db.execute(
+        log_rows = [
+            (game_id, new_version, seq, e.actor, e.action, e.at or now) for seq, e in enumerate(log)
+        ]
+
+        def apply(conn: sqlite3.Connection) -> sqlite3.Row:
+            try:
+                cur = conn.execute(
                     "UPDATE games SET version = version + 1, status = ?, state = ?, meta = ?,"
                     " deadline = ?, updated_at = ? WHERE id = ? AND version = ?",
                     (status, state_text, meta_text, deadline, now, game_id, expected_version),
                 )
-                if cur.rowcount != 1:
-                    rows = await db.execute_fetchall(
-                        "SELECT version FROM games WHERE id = ?", (game_id,)
-                    )
-                    found = list(rows)
-                    if not found:
-                        raise GameNotFound(game_id)
-                    raise VersionConflict(game_id, expected_version, found[0]["version"])
-                await db.executemany(
-                    "INSERT INTO game_log (game_id, version, seq, actor, action, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (game_id, new_version, seq, e.actor, e.action, e.at or now)
-                        for seq, e in enumerate(log)
-                    ],
-                )
-                rows = await db.execute_fetchall(
-                    "SELECT chat_key, created_at FROM games WHERE id = ?", (game_id,)
-                )
-                (row,) = rows
-        except sqlite3.IntegrityError as exc:
-            if _is_active_game_clash(exc):
-                raise GameExists(await self._chat_of(game_id)) from exc
-            raise
+            except sqlite3.IntegrityError as exc:
+                if _is_active_game_clash(exc):
+                    raise GameExists(_chat_of(conn, game_id)) from exc
+                raise
+            if cur.rowcount != 1:
+                found = conn.execute(
+                    "SELECT version FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                if found is None:
+                    raise GameNotFound(game_id)
+                raise VersionConflict(game_id, expected_version, found["version"])
+            conn.executemany(
+                "INSERT INTO game_log (game_id, version, seq, actor, action, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                log_rows,
+            )
+            row: sqlite3.Row = conn.execute(
+                "SELECT chat_key, created_at FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            return row
+
+        row = await self._write(apply)
         return GameRecord(
             id=game_id,
             chat_key=row["chat_key"],
@@ -507,10 +715,6 @@ class Storage:
             created_at=row["created_at"],
             updated_at=now,
         )
-
-    async def _chat_of(self, game_id: int) -> str:
-        row = await self._fetchone("SELECT chat_key FROM games WHERE id = ?", (game_id,))
-        return "?" if row is None else str(row["chat_key"])
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The game's applied actions in the order they were committed."""
@@ -524,12 +728,14 @@ class Storage:
     # -- adapter refs ---------------------------------------------------------------------
 
     async def put_ref(self, game_id: int, key: str, value: str) -> None:
-        async with self._tx() as db:
-            await db.execute(
+        def apply(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "INSERT INTO game_refs (game_id, key, value) VALUES (?, ?, ?)"
                 " ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
                 (game_id, key, value),
             )
+
+        await self._write(apply)
 
     async def get_ref(self, game_id: int, key: str) -> str | None:
         row = await self._fetchone(
@@ -562,22 +768,27 @@ class Storage:
                 for r in results
             ]
         )
-        async with self._tx() as db:
-            cur = await db.execute(
+        recorded_at = self._clock()
+        stats = [(chat_key, r.user_id, r.name, int(r.won), r.points) for r in results]
+
+        def apply(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
                 "INSERT OR IGNORE INTO matches (game_id, chat_key, results, recorded_at)"
                 " VALUES (?, ?, ?, ?)",
-                (game_id, chat_key, payload, self._clock()),
+                (game_id, chat_key, payload, recorded_at),
             )
             if cur.rowcount == 0:
                 return  # already recorded
-            await db.executemany(
+            conn.executemany(
                 "INSERT INTO player_stats (chat_key, user_id, name, games, wins, points)"
                 " VALUES (?, ?, ?, 1, ?, ?)"
                 " ON CONFLICT (chat_key, user_id) DO UPDATE SET name = excluded.name,"
                 " games = games + 1, wins = wins + excluded.wins,"
                 " points = points + excluded.points",
-                [(chat_key, r.user_id, r.name, int(r.won), r.points) for r in results],
+                stats,
             )
+
+        await self._write(apply)
 
     async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
         """Top players: most wins, then most points, then fewest games, then name."""
@@ -595,6 +806,11 @@ class Storage:
             (chat_key, user_id),
         )
         return None if row is None else _stat(row)
+
+
+def _chat_of(conn: sqlite3.Connection, game_id: int) -> str:
+    row = conn.execute("SELECT chat_key FROM games WHERE id = ?", (game_id,)).fetchone()
+    return "?" if row is None else str(row["chat_key"])
 
 
 def _stat(row: sqlite3.Row) -> StatRow:

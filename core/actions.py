@@ -75,6 +75,11 @@ PLAY_WILD: dict[Card, tuple[Action, ...]] = {
     c: tuple(Action(ActionType.PLAY, c, color) for color in COLORS) for c in ALL_CARDS if c.is_wild
 }
 
+# Every play action of a card: one for a colored card, one per color for a wild.
+PLAYS: dict[Card, tuple[Action, ...]] = {
+    c: PLAY_WILD[c] if c.is_wild else (PLAY[c],) for c in ALL_CARDS
+}
+
 
 def play(card: Card, color: Color | None = None) -> Action:
     return Action(ActionType.PLAY, card, color)

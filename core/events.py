@@ -24,7 +24,7 @@ class DrawReason(enum.Enum):
     CREEPER = "creeper"  # the 3 extra cards after revealing a Creeper
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class Event:
     name: ClassVar[str] = "event"
 
@@ -33,20 +33,20 @@ class Event:
         return None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class DealerCardDrawn(Event):
     name: ClassVar[str] = "dealer_card_drawn"
     player: str
     card: Card
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class DealerChosen(Event):
     name: ClassVar[str] = "dealer_chosen"
     player: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class RoundStarted(Event):
     name: ClassVar[str] = "round_started"
     number: int
@@ -54,7 +54,7 @@ class RoundStarted(Event):
     hand_size: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class FirstCardReturned(Event):
     """The flipped card may not start the round (Wild Draw Four, or a non-number in `house`)."""
 
@@ -62,13 +62,13 @@ class FirstCardReturned(Event):
     card: Card
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class FirstCardFlipped(Event):
     name: ClassVar[str] = "first_card_flipped"
     card: Card
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class CardPlayed(Event):
     name: ClassVar[str] = "card_played"
     player: str
@@ -78,7 +78,7 @@ class CardPlayed(Event):
     cards_left: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class ColorChosen(Event):
     """The first player chose the color for a wild first card."""
 
@@ -87,7 +87,7 @@ class ColorChosen(Event):
     color: Color
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class CardsDrawn(Event):
     name: ClassVar[str] = "cards_drawn"
     player: str
@@ -96,31 +96,31 @@ class CardsDrawn(Event):
     cards: tuple[Card, ...]  # private to `player`: the table sees only `count`
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class CreeperRevealed(Event):
     name: ClassVar[str] = "creeper_revealed"
     player: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class PileReshuffled(Event):
     name: ClassVar[str] = "pile_reshuffled"
     count: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class PlayerSkipped(Event):
     name: ClassVar[str] = "player_skipped"
     player: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class DirectionChanged(Event):
     name: ClassVar[str] = "direction_changed"
     direction: int  # 1 clockwise, -1 counter-clockwise
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class PenaltyPending(Event):
     """`target` must take `amount` cards or answer first (challenge, pass on, defend)."""
 
@@ -130,26 +130,26 @@ class PenaltyPending(Event):
     source: Card
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class Passed(Event):
     name: ClassVar[str] = "passed"
     player: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class UnoCalled(Event):
     name: ClassVar[str] = "uno_called"
     player: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class UnoCaught(Event):
     name: ClassVar[str] = "uno_caught"
     catcher: str
     player: str
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class ChallengeResolved(Event):
     name: ClassVar[str] = "challenge_resolved"
     challenger: str
@@ -157,7 +157,7 @@ class ChallengeResolved(Event):
     guilty: bool
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class HandRevealed(Event):
     """The challenged hand, for the challenger only."""
 
@@ -170,7 +170,7 @@ class HandRevealed(Event):
         return self.viewer
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class WildFourTakenBack(Event):
     """House rule: a guilty player takes the Wild Draw Four back; pile and color are restored."""
 
@@ -179,23 +179,24 @@ class WildFourTakenBack(Event):
     color: Color
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class PlayerLeft(Event):
     name: ClassVar[str] = "player_left"
     player: str
     cards_returned: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class RoundEnded(Event):
     name: ClassVar[str] = "round_ended"
     winner: str
     hand_points: dict[str, int]  # what each hand held at the end
     gained: dict[str, int]  # what each player scored this round
     scores: dict[str, int]  # the match totals after this round
+    blocked: bool = False  # nobody could play or draw: the lowest hand won
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(slots=True)
 class GameEnded(Event):
     name: ClassVar[str] = "game_ended"
     winners: tuple[str, ...]  # more than one when the win is shared
@@ -253,6 +254,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     cls = EVENT_TYPES[data["event"]]
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
+        if f.name not in data:  # a field added after the event was stored: its default
+            continue
         value = data[f.name]
         if f.name == "card" or f.name == "source":
             value = Card.parse(value)

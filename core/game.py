@@ -110,6 +110,7 @@ class Game:
     winners: tuple[str, ...] | None
     left: list[str]
     move_no: int
+    blocked_turns: int  # turns in a row with nothing to draw and nothing to play
 
     # ------------------------------------------------------------------ construction
 
@@ -209,6 +210,7 @@ class Game:
         game.winners = None
         game.left = []
         game.move_no = 0
+        game.blocked_turns = 0
         return game
 
     def _shuffle(self, cards: list[Card]) -> None:
@@ -264,6 +266,7 @@ class Game:
         self.catchable = None
         self.top_played_by = None
         self.jumped_over = None
+        self.blocked_turns = 0
         events.append(RoundStarted(self.round_no, self.dealer, HAND_SIZE))
         while True:
             card = self.draw_pile.pop()
@@ -348,13 +351,16 @@ class Game:
 
     def legal_actions(self, player: str) -> list[Action]:
         """Exactly the actions `player` may take now, in any seat, on or out of turn."""
-        key = (self.move_no, player)
-        if self._cache_key == key:
-            return list(self._cache)
+        return list(self._legal(player))
+
+    def _legal(self, player: str) -> list[Action]:
+        """`legal_actions` without the defensive copy, cached until the next move."""
+        if self._cache_key is not None and self._cache_key == (self.move_no, player):
+            return self._cache
         actions = self._compute_legal(player)
-        self._cache_key = key
+        self._cache_key = (self.move_no, player)
         self._cache = actions
-        return list(actions)
+        return actions
 
     def _compute_legal(self, player: str) -> list[Action]:
         if self.winners is not None or player not in self.hands:
@@ -374,18 +380,20 @@ class Game:
             elif self.has_drawn:
                 drawn = self.drawn
                 if drawn is not None and self._playable(drawn, hand):
-                    if drawn.is_wild:
-                        out.extend(A.PLAY_WILD[drawn])
-                    else:
-                        out.append(A.PLAY[drawn])
+                    out.extend(A.PLAYS[drawn])
                 out.append(A.PASS)
             else:
+                # The hot loop of every turn: `_playable` inlined.
+                color = self.color
+                face = self.discard[-1].face
+                bluff_check = self.rules.no_bluffing
+                plays = A.PLAYS
                 for card in dict.fromkeys(hand):
-                    if self._playable(card, hand):
-                        if card.is_wild:
-                            out.extend(A.PLAY_WILD[card])
-                        else:
-                            out.append(A.PLAY[card])
+                    if card.is_wild:
+                        if not (bluff_check and card is WILD_FOUR) or self._wild_four_legal(hand):
+                            out.extend(plays[card])
+                    elif card.color is color or card.face == face:
+                        out.extend(plays[card])
                 out.append(A.DRAW)
             if (
                 len(hand) == 2
@@ -509,7 +517,7 @@ class Game:
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Apply a legal action and return its events; an illegal one raises and changes nothing."""
-        if action not in self.legal_actions(player):
+        if action not in self._legal(player):
             reason = self._diagnose(player, action)
             if reason == "not_your_turn" and player == self.jumped_over:
                 reason = "turn_taken_by_jump_in"
@@ -518,6 +526,9 @@ class Game:
         events: list[Event] = []
         t = action.type
         if t is ActionType.UNO:
+            # Even a call before the play is a move that closes the window to catch another.
+            if self.catchable is not None and self.catchable != player:
+                self.catchable = None
             self._call_uno(player, events)
             return events
         if t is ActionType.CATCH:
@@ -579,7 +590,7 @@ class Game:
 
     def _play(self, player: str, card: Card, color: Color | None, events: list[Event]) -> None:
         hand = self.hands[player]
-        idx = self.players.index(player)
+        idx = self.current if self.players[self.current] == player else self.players.index(player)
         if idx != self.current:
             self.jumped_over = self.players[self.current]
             self.current = idx
@@ -587,6 +598,7 @@ class Game:
         else:
             jump_in = False
         hand.remove(card)
+        self.blocked_turns = 0
         prev_color = self.color
         was_first_flip = self.first_flip
         self.pending = None
@@ -689,7 +701,25 @@ class Game:
         self.drawn = got[0] if got else None
         # With nothing playable drawn the turn passes at once: there is no choice left to make.
         if self.drawn is None or not self._playable(self.drawn, self.hands[player]):
+            hand = self.hands[player]
+            stuck = not got and not any(self._playable(c, hand) for c in hand)
             self._pass(player, events)
+            if stuck:
+                self._count_blocked_turn(events)
+
+    def _count_blocked_turn(self, events: list[Event]) -> None:
+        """Nothing to draw and nothing to play, all round the table: the round cannot go on.
+
+        No rule sheet covers a blocked round; it ends, and the lowest hand wins it (the earliest
+        in turn order on a tie), scoring as if that player had gone out.
+        """
+        self.blocked_turns += 1
+        if self.blocked_turns < len(self.players):
+            return
+        n = len(self.players)
+        order = [self.players[(self.current + i * self.direction) % n] for i in range(n)]
+        winner = min(order, key=lambda p: hand_points(self.hands[p]))
+        self._end_round(winner, events, blocked=True)
 
     def _pass(self, player: str, events: list[Event]) -> None:
         self.has_drawn = False
@@ -719,13 +749,15 @@ class Game:
             got.reverse()
             return got
         got = []
+        # Under a pending Wild Draw Four the card beneath it stays too: a guilty player may have
+        # to take the Wild Draw Four back and restore the pile (house rules).
+        keep = 2 if self.pending is not None and self.pending.is_wild_four else 1
         for _ in range(count):
             if not pile:
-                if len(self.discard) <= 1:
+                if len(self.discard) <= keep:
                     break
-                top = self.discard.pop()
-                pile.extend(self.discard)
-                self.discard = [top]
+                pile.extend(self.discard[:-keep])
+                del self.discard[:-keep]
                 self._shuffle(pile)
                 events.append(PileReshuffled(len(pile)))
             got.append(pile.pop())
@@ -738,16 +770,21 @@ class Game:
             target = self.players[self._step(self.current)]
             reason = DrawReason.DRAW_TWO if card.kind is Kind.DRAW_TWO else DrawReason.WILD_FOUR
             self._draw(target, 2 if card.kind is Kind.DRAW_TWO else 4, reason, events)
+        self._end_round(winner, events)
+
+    def _end_round(self, winner: str, events: list[Event], *, blocked: bool = False) -> None:
+        """Score the round; the match ends at the target, or the next round is dealt."""
+        self.catchable = None
         points = {p: hand_points(self.hands[p]) for p in self.players}
         if self.rules.scoring is Scoring.WINNER:
             gained = dict.fromkeys(self.players, 0)
-            gained[winner] = sum(points.values())
+            gained[winner] = sum(v for p, v in points.items() if p != winner)
         else:
             gained = dict(points)
         for p, g in gained.items():
             self.scores_[p] += g
         self.round_winner = winner
-        events.append(RoundEnded(winner, points, gained, dict(self.scores_)))
+        events.append(RoundEnded(winner, points, gained, dict(self.scores_), blocked))
         totals = self.scores_
         if max(totals.values()) >= self.rules.target:
             best = (max if self.rules.scoring is Scoring.WINNER else min)(totals.values())
@@ -857,6 +894,7 @@ class Game:
             "winners": None if self.winners is None else list(self.winners),
             "left": list(self.left),
             "move_no": self.move_no,
+            "blocked_turns": self.blocked_turns,
         }
 
     @staticmethod
@@ -902,6 +940,7 @@ class Game:
         g.winners = None if data["winners"] is None else tuple(data["winners"])
         g.left = list(data["left"])
         g.move_no = data["move_no"]
+        g.blocked_turns = data.get("blocked_turns", 0)
         return g
 
     def copy(self) -> Game:

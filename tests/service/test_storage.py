@@ -481,6 +481,17 @@ async def test_wal_durability_and_busy_timeout_are_configured(
     assert await pragma("foreign_keys") == 1
 
 
+async def test_active_game_lookup_uses_the_one_game_per_chat_index(
+    store: Storage, db_path: Path
+) -> None:
+    """Not a scan over every running game: the service looks the active game up on every move."""
+    with _raw(db_path) as raw:
+        plan = raw.execute(f"EXPLAIN QUERY PLAN {storage_mod._ACTIVE_GAME_SQL}", (CHAT,)).fetchall()
+    assert [row[3] for row in plan] == [
+        "SEARCH games USING INDEX games_one_active_per_chat (chat_key=?)"
+    ]
+
+
 # --------------------------------------------------------------------------------------------
 # Migrations
 # --------------------------------------------------------------------------------------------
