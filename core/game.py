@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,8 +126,9 @@ class Game:
         """A new match: choose the dealer by draw, deal, flip (see `opening_events`)."""
         game = Game._blank(players, rules or Rules(), seed)
         events: list[Event] = []
-        game._choose_dealer(events)
-        game._start_round(events)
+        bits = game._bits()  # one source for the dealer draw and the first deal
+        game._choose_dealer(events, bits)
+        game._start_round(events, bits)
         game.opening_events = events
         return game
 
@@ -213,11 +215,15 @@ class Game:
         game.blocked_turns = 0
         return game
 
-    def _shuffle(self, cards: list[Card]) -> None:
+    def _bits(self) -> Callable[[int], int]:
+        """A random source for the next shuffle, derived from the seed and a counter."""
+        self.shuffles += 1
+        return random.Random(f"{self.seed}:{self.shuffles - 1}").getrandbits
+
+    def _shuffle(self, cards: list[Card], bits: Callable[[int], int] | None = None) -> None:
         # `random.Random(...).shuffle(cards)` inlined: the same Fisher-Yates steps drawing the same
         # bits as `Random._randbelow` (CPython 3.11-3.13), so the same order, about twice as fast.
-        getrandbits = random.Random(f"{self.seed}:{self.shuffles}").getrandbits
-        self.shuffles += 1
+        getrandbits = bits or self._bits()
         for i in range(len(cards) - 1, 0, -1):
             n = i + 1
             k = n.bit_length()
@@ -226,17 +232,25 @@ class Game:
                 j = getrandbits(k)
             cards[i], cards[j] = cards[j], cards[i]
 
-    def _choose_dealer(self, events: list[Event]) -> None:
-        """Everyone draws a card; the highest number deals; ties draw again among themselves."""
+    def _choose_dealer(self, events: list[Event], bits: Callable[[int], int]) -> None:
+        """Everyone draws a card; the highest number deals; ties draw again among themselves.
+
+        Each draw is one step of a Fisher-Yates shuffle done lazily: the same as drawing from a
+        fully shuffled deck, without shuffling the 100 cards nobody draws.
+        """
         deck = _new_deck(self.rules.creepers)
-        self._shuffle(deck)
         contenders = list(self.players)
         while len(contenders) > 1:
             ranks: dict[str, int] = {}
             for p in contenders:
                 if not deck:
                     deck = _new_deck(self.rules.creepers)
-                    self._shuffle(deck)
+                n = len(deck)
+                k = n.bit_length()
+                j = bits(k)
+                while j >= n:
+                    j = bits(k)
+                deck[j], deck[-1] = deck[-1], deck[j]
                 card = deck.pop()
                 events.append(DealerCardDrawn(p, card))
                 ranks[p] = card.rank
@@ -245,10 +259,10 @@ class Game:
         self.dealer = contenders[0]
         events.append(DealerChosen(self.dealer))
 
-    def _start_round(self, events: list[Event]) -> None:
+    def _start_round(self, events: list[Event], bits: Callable[[int], int] | None = None) -> None:
         self.round_no += 1
         deck = _new_deck(self.rules.creepers)
-        self._shuffle(deck)
+        self._shuffle(deck, bits)
         n = len(self.players)
         dealer_idx = self.players.index(self.dealer)
         self.hands = {p: [] for p in self.players}
