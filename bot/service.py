@@ -409,13 +409,22 @@ class UnoService:
 
     # ------------------------------------------------------------------ timers and bots
 
-    def next_deadline(self) -> float | None:
-        return min(self._deadlines.values(), default=None)
+    def next_deadline(self, prefix: str = "") -> float | None:
+        """The earliest deadline of the chats whose key starts with `prefix` (an adapter's)."""
+        return min(
+            (at for chat, at in self._deadlines.items() if chat.startswith(prefix)), default=None
+        )
 
-    async def run_due(self, now: float | None = None) -> list[Outcome]:
-        """Act for every game whose deadline has passed: computer moves and turn timeouts."""
+    async def run_due(self, now: float | None = None, *, prefix: str = "") -> list[Outcome]:
+        """Act for every game whose deadline has passed: computer moves and turn timeouts.
+
+        `prefix` limits this to one adapter's chats ("dc:"), so that each adapter's timer loop
+        publishes only what it can send.
+        """
         now = self.clock() if now is None else now
-        due = [chat for chat, at in self._deadlines.items() if at <= now]
+        due = [
+            chat for chat, at in self._deadlines.items() if at <= now and chat.startswith(prefix)
+        ]
         outcomes = []
         for chat in due:
             out = await self._on_deadline(chat, now)
@@ -423,15 +432,15 @@ class UnoService:
                 outcomes.append(out)
         return outcomes
 
-    async def run_timers(self, publish: Callable[[Outcome], Any]) -> None:
+    async def run_timers(self, publish: Callable[[Outcome], Any], *, prefix: str = "") -> None:
         """Forever: sleep until the next deadline (or a new earlier one), act, publish."""
         while True:
-            deadline = self.next_deadline()
+            deadline = self.next_deadline(prefix)
             delay = 3600.0 if deadline is None else max(0.0, deadline - self.clock())
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=min(delay, 3600.0))
-            for out in await self.run_due():
+            for out in await self.run_due(prefix=prefix):
                 result = publish(out)
                 if asyncio.iscoroutine(result):
                     await result

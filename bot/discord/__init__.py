@@ -1,0 +1,6 @@
+"""The Discord adapter: slash commands, buttons and menus over the same service as Telegram.
+
+`app` (the bot and `run_discord`), `cog` (slash commands), `controller` (what each interaction
+does and what gets sent), `items` (DynamicItem buttons), `layout` (widgets for the views),
+`reply` (answering in time), `translator` (localized command names from the Fluent files).
+"""

@@ -1,0 +1,90 @@
+"""The Discord bot: a `commands.Bot` with one Cog, the DynamicItems, the translator, the timers.
+
+`run_discord(settings, service)` is what `python -m bot` runs when `DISCORD_TOKEN` is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.discord.cog import UnoCog
+from bot.discord.controller import PREFIX, Controller
+from bot.discord.items import DYNAMIC_ITEMS
+from bot.discord.reply import DEFER_AFTER
+from bot.discord.translator import FluentTranslator
+from bot.i18n import get_i18n
+from bot.render import Renderer
+from bot.service import UnoService
+
+log = logging.getLogger(__name__)
+TIMER_RETRY = 5.0  # seconds before the timer loop starts again after a failure
+
+
+class UnoBot(commands.Bot):
+    def __init__(
+        self,
+        service: UnoService,
+        *,
+        renderer: Renderer | None = None,
+        sync_commands: bool = False,
+        timers: bool = True,
+        defer_after: float = DEFER_AFTER,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.uno = Controller(
+            self, service, renderer or Renderer(get_i18n()), defer_after=defer_after
+        )
+        self._sync_commands = sync_commands
+        self._timers = timers
+        self._timer_task: asyncio.Task[None] | None = None
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(FluentTranslator(self.uno.r.i18n))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(UnoCog(self.uno))
+        if self._timers:
+            self._timer_task = asyncio.create_task(self._run_timers(), name="uno-timers")
+        if self._sync_commands:
+            synced = await self.tree.sync()
+            log.info("synced %d slash commands", len(synced))
+
+    async def _run_timers(self) -> None:
+        """Computer moves and turn timeouts of the Discord chats, published as they happen."""
+        while True:
+            try:
+                await self.uno.service.run_timers(self.uno.publish_timed, prefix=PREFIX)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the timer loop failed; restarting it")
+                await asyncio.sleep(TIMER_RETRY)
+
+    async def close(self) -> None:
+        task, self._timer_task = self._timer_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await super().close()
+
+
+async def run_discord(settings: Settings, service: UnoService) -> None:
+    """Run the bot until it is closed; the token comes from `.env` and is never logged."""
+    if settings.discord_token is None:
+        raise ValueError("DISCORD_TOKEN is not set")
+    bot = UnoBot(service, sync_commands=True)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())

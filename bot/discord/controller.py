@@ -1,0 +1,663 @@
+"""What the Discord bot does: interactions in, service calls, and the messages that follow.
+
+The Cog's slash commands and the `DynamicItem`s call the `on_*` methods here; timer outcomes come
+through `publish`. One chat is one channel (`dc:<channel id>`), a user is their Discord id.
+
+What goes where:
+
+- The table: one public message per game, edited in place through the channel (a bot's own
+  message has no token to expire). Its id is kept with the game (`dc:table`), so a restarted bot
+  edits the same message.
+- A hand: an ephemeral message answering "my cards" (or a hand button). The bot keeps the latest
+  such interaction per player and edits that message when the hand changes, but only while its
+  token is younger than 14 minutes; after that the player presses "my cards" again. With the
+  chat setting `dm_hands`, the hand is one direct message per game and player, edited in place;
+  closed DMs (50007) are explained once in the channel and the ephemeral hand is used instead.
+- Public results (a round, a caught UNO, a challenge, someone leaving) are posted in the channel;
+  what only one player may see (their drawn cards, a challenged hand) goes only to that player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import re
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any
+
+import discord
+from discord import ui
+
+from bot.discord import layout
+from bot.discord.reply import DEFER_AFTER, LiveHand, Reply, chunks, fit
+from bot.i18n import COMMANDS, Arg, normalize_lang
+from bot.render import Renderer
+from bot.service import Notice, Outcome, UnoService, User, public_event
+from bot.settings import ChatSettings
+from bot.views import HandView, TableView, is_bot
+
+log = logging.getLogger(__name__)
+
+PREFIX = "dc:"
+TABLE_REF = "dc:table"  # the table message's id
+DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
+DM_CLOSED_REF = "dc:dm-closed:"  # + user id: the channel was told this player's DMs are closed
+_COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
+
+
+def chat_key(channel_id: int | None) -> str:
+    return f"{PREFIX}{channel_id}"
+
+
+def channel_of(key: str) -> int | None:
+    if not key.startswith(PREFIX):
+        return None
+    try:
+        return int(key[len(PREFIX) :])
+    except ValueError:
+        return None
+
+
+def _extras(
+    view: ui.View | None, mentions: discord.AllowedMentions | None = None
+) -> dict[str, Any]:
+    """Optional keyword arguments of `send`, which takes no None for them."""
+    extras: dict[str, Any] = {}
+    if view is not None:
+        extras["view"] = view
+    if mentions is not None:
+        extras["allowed_mentions"] = mentions
+    return extras
+
+
+def _hint(interaction: discord.Interaction[Any]) -> str | None:
+    locale = interaction.guild_locale
+    return None if locale is None else locale.value
+
+
+class Controller:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: UnoService,
+        renderer: Renderer,
+        *,
+        defer_after: float = DEFER_AFTER,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.r = renderer
+        self.defer_after = defer_after
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
+        self._live: dict[tuple[int, str], LiveHand] = {}  # (game, player) -> ephemeral hand
+        self._dm_shown: dict[tuple[int, str], int] = {}  # (game, player) -> hand version by DM
+
+    # ------------------------------------------------------------------ words
+
+    def localize(self, lang: str, text: str) -> str:
+        """Chat commands as Discord shows them in `lang` (`/join` becomes the localized name)."""
+        return _COMMAND_RE.sub(lambda m: "/" + self.r.i18n.command_name(lang, m[1]), text)
+
+    def t(self, lang: str, key: str, **args: Arg) -> str:
+        return self.localize(lang, self.r.t(lang, key, **args))
+
+    def notice(self, lang: str, notice: Notice) -> str:
+        return self.localize(lang, self.r.notice(lang, notice))
+
+    @staticmethod
+    def names(names: Mapping[str, str]) -> dict[str, str]:
+        """Player names safe inside a message (Discord markdown escaped)."""
+        return {k: discord.utils.escape_markdown(v) for k, v in names.items()}
+
+    def public_lines(self, out: Outcome) -> list[str]:
+        """What everybody may read about an outcome's events, one line each."""
+        names = self.names(out.names)
+        colorblind = out.table.colorblind if out.table is not None else False
+        lines = []
+        for event in out.events:
+            shown = public_event(event)
+            if shown is None:
+                continue
+            text = self.r.event(out.lang, shown, names, colorblind)
+            if text:
+                lines.append(self.localize(out.lang, text))
+        return lines
+
+    def announcements(self, out: Outcome) -> list[str]:
+        safe = dataclasses.replace(out, names=self.names(out.names))
+        return [self.localize(out.lang, text) for text in self.r.announcements(safe)]
+
+    def private_notes(self, out: Outcome, player: str, colorblind: bool) -> list[str]:
+        safe = dataclasses.replace(out, names=self.names(out.names))
+        return [self.localize(out.lang, text) for text in self.r.private(safe, player, colorblind)]
+
+    def table_message(
+        self, table: TableView, names: Mapping[str, str]
+    ) -> tuple[str, ui.View | None]:
+        text = self.localize(table.lang, self.r.table(table, self.names(names)))
+        return fit(text), layout.table_view(table, self.r)
+
+    def hand_message(
+        self,
+        hand: HandView,
+        names: Mapping[str, str],
+        notes: Collection[str] = (),
+        *,
+        page: int = 0,
+        header: str | None = None,
+    ) -> tuple[str, ui.View | None]:
+        parts = ([header] if header else []) + list(notes) + [self.r.hand(hand, self.names(names))]
+        text = self.localize(hand.lang, "\n\n".join(parts))
+        return fit(text), layout.hand_view(hand, self.r, page=page)
+
+    def settings_message(self, lang: str, settings: ChatSettings) -> tuple[str, ui.View | None]:
+        text = self.r.settings(lang, settings) + "\n\n" + self.r.t(lang, "dc-settings-hint")
+        return fit(self.localize(lang, text)), layout.settings_view(lang, settings, self.r)
+
+    # ------------------------------------------------------------------ who and where
+
+    @staticmethod
+    def user(interaction: discord.Interaction[Any]) -> User:
+        """The acting user; their guild's locale decides the language of a new chat."""
+        who = interaction.user
+        return User(str(who.id), who.display_name, _hint(interaction))
+
+    @staticmethod
+    def is_admin(interaction: discord.Interaction[Any]) -> bool:
+        if interaction.guild is None:
+            return False
+        perms = interaction.permissions
+        return perms.administrator or perms.manage_guild
+
+    async def lang(self, key: str, interaction: discord.Interaction[Any]) -> str:
+        """The chat's language: its setting, else the guild's locale, else Russian."""
+        if not key:
+            return normalize_lang(_hint(interaction))
+        return await self.service.lang(key, _hint(interaction))
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any],
+        handler: Callable[[Reply], Awaitable[None]],
+    ) -> None:
+        """Run a handler; whatever fails, the user gets an answer and the error is logged."""
+        reply = Reply(interaction, defer_after=self.defer_after)
+        try:
+            await handler(reply)
+        except Exception:
+            log.exception("interaction %s failed", interaction.id)
+            try:
+                await reply.send(self.t(normalize_lang(_hint(interaction)), "dc-error-internal"))
+            except Exception:
+                log.exception("could not tell the user about the failure")
+
+    async def _safely(self, work: Awaitable[Any], what: str) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("could not %s", what)
+
+    # ------------------------------------------------------------------ publishing
+
+    async def publish(
+        self,
+        out: Outcome,
+        *,
+        table: bool = True,
+        announce: bool = True,
+        skip: Collection[str] = (),
+    ) -> None:
+        """Show an outcome: the table, the public results, every changed hand (not `skip`)."""
+        if out.table is not None and table:
+            await self._safely(self.show_table(out.table, out.names), "edit the table")
+        if announce:
+            texts = self.announcements(out)
+            if texts:
+                await self._safely(self.post(out.chat_key, "\n".join(texts)), "announce")
+        await self.push_hands(out, skip)
+        if out.table is not None and out.table.status not in ("lobby", "running"):
+            self.forget(out.table.game_id)
+
+    async def publish_timed(self, out: Outcome) -> None:
+        """A timer's outcome (a computer player moved, a turn timed out)."""
+        if channel_of(out.chat_key) is None:
+            return
+        await self._safely(self.publish(out), "publish a timer outcome")
+
+    async def show_table(
+        self, table: TableView, names: Mapping[str, str], *, reply: Reply | None = None
+    ) -> None:
+        """Edit the game's table message; through `reply` when its own button was used."""
+        key = table.chat_key
+        channel_id = channel_of(key)
+        if channel_id is None:
+            return
+        storage = self.service.storage
+        if reply is not None and self._locks[key].locked():
+            await reply.defer(update=True)  # another edit is under way: answer in time first
+        async with self._locks[key]:
+            shown = self._shown.get(key)
+            if shown is not None and shown[0] == table.game_id and shown[1] > table.version:
+                return  # a newer state is already on screen
+            content, view = self.table_message(table, names)
+            ref = await storage.get_ref(table.game_id, TABLE_REF)
+            if reply is not None:
+                clicked = reply.interaction.message
+                if clicked is not None and ref == str(clicked.id):
+                    await reply.update(content, view)
+                    self._shown[key] = (table.game_id, table.version)
+                    return
+                await reply.defer(update=True)  # answered before the slower channel calls
+            channel = self.client.get_partial_messageable(channel_id)
+            if ref is not None:
+                try:
+                    await channel.get_partial_message(int(ref)).edit(content=content, view=view)
+                except discord.HTTPException as exc:
+                    # Deleted (10008), or not editable with the bot's token: a new table message.
+                    log.info("table of game %s not edited (%s): posted anew", table.game_id, exc)
+                else:
+                    self._shown[key] = (table.game_id, table.version)
+                    return
+            message = await channel.send(content, **_extras(view))
+            await storage.put_ref(table.game_id, TABLE_REF, str(message.id))
+            self._shown[key] = (table.game_id, table.version)
+
+    async def post(
+        self, key: str, text: str, *, mentions: discord.AllowedMentions | None = None
+    ) -> None:
+        channel_id = channel_of(key)
+        if channel_id is None:
+            return
+        channel = self.client.get_partial_messageable(channel_id)
+        for part in chunks(text):
+            await channel.send(part, **_extras(None, mentions))
+
+    async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> None:
+        """Bring every changed hand up to date: by DM, or in the player's live ephemeral."""
+        if not out.hands:
+            return
+        settings = await self.service.settings(out.chat_key)
+        for player, hand in out.hands.items():
+            if player in skip or is_bot(player):
+                continue
+            notes = self.private_notes(out, player, hand.colorblind)
+            try:
+                if settings.dm_hands and await self.dm_hand(hand, out.names, notes):
+                    continue
+                await self.refresh_live(hand, out.names, notes)
+            except Exception:
+                log.exception("could not update the hand of %s", player)
+
+    async def refresh_live(
+        self, hand: HandView, names: Mapping[str, str], notes: Collection[str] = ()
+    ) -> None:
+        """Edit the player's ephemeral hand, only while its token is safely alive."""
+        slot = (hand.game_id, hand.player)
+        live = self._live.get(slot)
+        if live is None:
+            return
+        if not live.fresh():
+            self._live.pop(slot, None)
+            return
+        if hand.version < live.version:
+            return  # it already shows a newer hand
+        live.version = hand.version
+        content, view = self.hand_message(hand, names, notes)
+        try:
+            await live.edit(content, view)
+        except discord.HTTPException as exc:
+            log.info("ephemeral hand of %s not updated (%s)", hand.player, exc.code)
+            if self._live.get(slot) is live:
+                del self._live[slot]
+
+    def remember(self, hand: HandView, live: LiveHand) -> None:
+        """Keep `live` (just sent, showing `hand`) up to date while its token lasts."""
+        live.version = hand.version
+        self._live[(hand.game_id, hand.player)] = live
+
+    def forget(self, game_id: int) -> None:
+        for slot in [s for s in self._live if s[0] == game_id]:
+            del self._live[slot]
+        for slot in [s for s in self._dm_shown if s[0] == game_id]:
+            del self._dm_shown[slot]
+
+    async def dm_hand(
+        self, hand: HandView, names: Mapping[str, str], notes: Collection[str] = ()
+    ) -> bool:
+        """The player's hand as a direct message, edited in place; False if DMs are closed."""
+        storage = self.service.storage
+        ref_key = DM_REF + hand.player
+        channel_id = channel_of(hand.chat_key)
+        header = self.t(hand.lang, "dc-dm-header", channel=f"<#{channel_id}>")
+        content, view = self.hand_message(hand, names, notes, header=header)
+        slot = (hand.game_id, hand.player)
+        if hand.version < self._dm_shown.get(slot, -1):
+            return True  # the DM already shows a newer hand
+        ref = await storage.get_ref(hand.game_id, ref_key)
+        try:
+            if ref is not None:
+                dm_id, message_id = (int(x) for x in ref.split(":"))
+                dm = self.client.get_partial_messageable(dm_id, type=discord.ChannelType.private)
+                try:
+                    await dm.get_partial_message(message_id).edit(content=content, view=view)
+                    self._dm_shown[slot] = hand.version
+                    return True
+                except discord.NotFound:
+                    pass
+            if hand.status != "running" or hand.left:
+                return False
+            channel = await self.client.create_dm(discord.Object(int(hand.player)))
+            message = await channel.send(content, **_extras(view))
+        except discord.Forbidden as exc:
+            if exc.code != 50007:
+                raise
+            await self.explain_dm_closed(hand)
+            return False
+        await storage.put_ref(hand.game_id, ref_key, f"{channel.id}:{message.id}")
+        self._dm_shown[slot] = hand.version
+        return True
+
+    async def explain_dm_closed(self, hand: HandView) -> None:
+        """Tell the channel, once per game and player, why their hand does not come by DM."""
+        storage = self.service.storage
+        if await storage.get_ref(hand.game_id, DM_CLOSED_REF + hand.player) is not None:
+            return
+        await storage.put_ref(hand.game_id, DM_CLOSED_REF + hand.player, "1")
+        text = self.t(hand.lang, "dc-dm-closed", mention=f"<@{hand.player}>")
+        mentions = discord.AllowedMentions(users=[discord.Object(int(hand.player))])
+        await self.post(hand.chat_key, text, mentions=mentions)
+
+    # ------------------------------------------------------------------ buttons
+
+    async def on_my_cards(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        async def handle(reply: Reply) -> None:
+            user = self.user(interaction)
+            out = await reply.run(self.service.hand(user, game_id=game_id))
+            lang = await self.lang(out.chat_key, interaction)
+            hand = out.hands.get(user.id)
+            if out.error is not None or hand is None:
+                await reply.send(self.notice(lang, out.error or Notice("error-not-in-game")))
+                return
+            settings = await self.service.settings(out.chat_key)
+            by_dm = settings.dm_hands and hand.status == "running" and not hand.left
+            if by_dm and await reply.run(self.dm_hand(hand, out.names)):
+                await reply.send(self.t(lang, "dc-hand-sent-dm"))
+                return
+            content, view = self.hand_message(hand, out.names)
+            message_id = await reply.send(content, view=view)
+            self.remember(hand, reply.live(message_id))
+
+        await self._answer(interaction, handle)
+
+    async def on_hand(
+        self, interaction: discord.Interaction[Any], game_id: int, version: int, key: str
+    ) -> None:
+        """A hand button or the card menu: a move, a wild's colors, a page, or back."""
+
+        async def handle(reply: Reply) -> None:
+            user = self.user(interaction)
+            if key == "back" or key.startswith(("page:", "wild:")):
+                await self._show_hand_step(reply, user, game_id, version, key)
+                return
+            out = await reply.run(
+                self.service.act(user, key, game_id=game_id, version=version), update=True
+            )
+            await self._after_move(reply, user, out, from_hand=True)
+
+        await self._answer(interaction, handle)
+
+    async def _show_hand_step(
+        self, reply: Reply, user: User, game_id: int, version: int, key: str
+    ) -> None:
+        out = await reply.run(self.service.hand(user, game_id=game_id), update=True)
+        lang = await self.lang(out.chat_key, reply.interaction)
+        hand = out.hands.get(user.id)
+        if out.error is not None or hand is None:
+            await reply.send(self.notice(lang, out.error or Notice("error-not-in-game")))
+            return
+        card = layout.wild_card(hand, key) if key.startswith("wild:") else None
+        if hand.version != version:
+            stale = self.notice(lang, Notice("error-stale"))
+            content, view = self.hand_message(hand, out.names, [stale])
+        elif card is not None:
+            label = self.r.card(lang, card, hand.colorblind)
+            question = self.t(lang, "dc-choose-color", card=label)
+            content, _ = self.hand_message(hand, out.names)
+            content = fit(content + "\n\n" + question)
+            view = layout.colors_view(hand, key, self.r)
+        else:
+            page = int(key.split(":", 1)[1]) if key.startswith("page:") else 0
+            content, view = self.hand_message(hand, out.names, page=page)
+        await reply.update(content, view)
+        self.remember(hand, reply.live(None))
+
+    async def _after_move(self, reply: Reply, user: User, out: Outcome, *, from_hand: bool) -> None:
+        """Answer a move: the mover's hand privately, then the table, results and other hands."""
+        interaction = reply.interaction
+        lang = await self.lang(out.chat_key, interaction)
+        hand = out.hands.get(user.id)
+        if out.error is not None:
+            text = self.notice(lang, out.error)
+            if from_hand and hand is not None:
+                content, view = self.hand_message(hand, out.names, [text])
+                await reply.update(content, view)
+                self.remember(hand, reply.live(None))
+            else:
+                await reply.send(text)
+            return
+        if hand is None:
+            hand = (await self.service.hand(user, chat_key=out.chat_key)).hands.get(user.id)
+        notes = self.private_notes(out, user.id, hand.colorblind if hand else False)
+        skip: set[str] = set()
+        if from_hand:
+            if hand is not None:
+                content, view = self.hand_message(hand, out.names, notes)
+                await reply.update(content, view)
+                self.remember(hand, reply.live(None))
+                settings = await self.service.settings(out.chat_key)
+                if not (settings.dm_hands and interaction.guild is not None):
+                    skip.add(user.id)
+            else:
+                await reply.update("\n\n".join(notes) or self.t(lang, "hand-left"), None)
+            await self.publish(out, skip=skip)
+            return
+        # A slash command (/uno, /challenge): the result is public, private details are not.
+        lines = self.public_lines(out)
+        if lines:
+            await reply.send("\n".join(lines), public=True)
+        if hand is not None and (notes or not lines):
+            content, view = self.hand_message(hand, out.names, notes)
+            message_id = await reply.send(content, view=view)
+            self.remember(hand, reply.live(message_id))
+            if not (await self.service.settings(out.chat_key)).dm_hands:
+                skip.add(user.id)  # that message is the hand; by DM, the DM follows too
+        await self.publish(out, announce=False, skip=skip)
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction[Any], game_id: int, op: str
+    ) -> None:
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            user = self.user(interaction)
+            active = await self.service.storage.active_game(key)
+            if active is None or active.id != game_id:
+                lang = await self.lang(key, interaction)
+                await reply.send(self.notice(lang, Notice("error-no-game")))
+                return
+            if op == "join":
+                work = self.service.join(key, user)
+            elif op == "addbot":
+                work = self.service.add_bot(key, user)
+            else:
+                work = self.service.start_game(key, user, is_admin=self.is_admin(interaction))
+            out = await reply.run(work, update=True)
+            if out.error is not None:
+                await reply.send(self.notice(await self.lang(key, interaction), out.error))
+                return
+            if out.table is not None:
+                await self.show_table(out.table, out.names, reply=reply)
+            await reply.defer(update=True)  # a no-op when the table was the answer
+            await self.publish(out, table=False)
+
+        await self._answer(interaction, handle)
+
+    async def on_settings_menu(
+        self, interaction: discord.Interaction[Any], menu: str, value: str
+    ) -> None:
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            user = self.user(interaction)
+            setting = value if menu == "toggle" else menu
+            if menu == "toggle":
+                if value not in layout.TOGGLES:
+                    raise ValueError(f"unknown switch {value!r}")
+                value_text = layout.toggled_value(await self.service.settings(key), value)
+            else:
+                value_text = value
+            out = await reply.run(
+                self.service.change_setting(
+                    key, user, setting, value_text, is_admin=self.is_admin(interaction)
+                ),
+                update=True,
+            )
+            lang = await self.lang(key, interaction)
+            content, view = self.settings_message(lang, await self.service.settings(key))
+            if out.error is not None:
+                content = fit(self.notice(lang, out.error) + "\n\n" + content)
+            await reply.update(content, view)
+            if out.error is None and out.table is not None:
+                await self._safely(self.show_table(out.table, out.names), "edit the table")
+
+        await self._answer(interaction, handle)
+
+    # ------------------------------------------------------------------ slash commands
+
+    async def cmd_new(self, interaction: discord.Interaction[Any]) -> None:
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            out = await reply.run(self.service.new_game(key, self.user(interaction)), public=True)
+            lang = await self.lang(key, interaction)
+            if out.error is not None or out.table is None:
+                await reply.send(self.notice(lang, out.error or Notice("error-no-game")))
+                return
+            table = out.table
+            async with self._locks[key]:
+                content, view = self.table_message(table, out.names)
+                message_id = await reply.send(content, view=view, public=True)
+                if not message_id:
+                    message_id = (await interaction.original_response()).id
+                await self.service.storage.put_ref(table.game_id, TABLE_REF, str(message_id))
+                self._shown[key] = (table.game_id, table.version)
+
+        await self._answer(interaction, handle)
+
+    async def _lobby_command(
+        self,
+        interaction: discord.Interaction[Any],
+        call: Callable[[str, User], Awaitable[Outcome]],
+    ) -> None:
+        """/join, /addbot, /start, /leave, /kick, /kill: say what happened, update the table."""
+
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            out = await reply.run(call(key, self.user(interaction)), public=True)
+            lang = await self.lang(key, interaction)
+            if out.error is not None:
+                await reply.send(self.notice(lang, out.error))
+                return
+            lines = [self.notice(lang, out.info)] if out.info is not None else []
+            lines += self.public_lines(out)
+            if not lines and out.table is not None:
+                lines.append(self.table_message(out.table, out.names)[0])
+            await reply.send_long("\n".join(lines), public=True)
+            await self.publish(out, announce=False)
+
+        await self._answer(interaction, handle)
+
+    async def cmd_join(self, interaction: discord.Interaction[Any]) -> None:
+        await self._lobby_command(interaction, self.service.join)
+
+    async def cmd_addbot(self, interaction: discord.Interaction[Any]) -> None:
+        await self._lobby_command(interaction, self.service.add_bot)
+
+    async def cmd_start(self, interaction: discord.Interaction[Any]) -> None:
+        admin = self.is_admin(interaction)
+        await self._lobby_command(
+            interaction, lambda key, user: self.service.start_game(key, user, is_admin=admin)
+        )
+
+    async def cmd_leave(self, interaction: discord.Interaction[Any]) -> None:
+        await self._lobby_command(interaction, self.service.leave)
+
+    async def cmd_kick(self, interaction: discord.Interaction[Any], target: int) -> None:
+        admin = self.is_admin(interaction)
+        await self._lobby_command(
+            interaction, lambda key, user: self.service.kick(key, user, str(target), is_admin=admin)
+        )
+
+    async def cmd_kill(self, interaction: discord.Interaction[Any]) -> None:
+        admin = self.is_admin(interaction)
+        await self._lobby_command(
+            interaction, lambda key, user: self.service.kill(key, user, is_admin=admin)
+        )
+
+    async def _move_command(
+        self,
+        interaction: discord.Interaction[Any],
+        call: Callable[[str, User], Awaitable[Outcome]],
+    ) -> None:
+        async def handle(reply: Reply) -> None:
+            user = self.user(interaction)
+            out = await reply.run(call(chat_key(interaction.channel_id), user), public=True)
+            await self._after_move(reply, user, out, from_hand=False)
+
+        await self._answer(interaction, handle)
+
+    async def cmd_uno(self, interaction: discord.Interaction[Any]) -> None:
+        await self._move_command(interaction, self.service.uno)
+
+    async def cmd_challenge(self, interaction: discord.Interaction[Any]) -> None:
+        await self._move_command(interaction, self.service.challenge)
+
+    async def cmd_settings(self, interaction: discord.Interaction[Any]) -> None:
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            lang = await self.lang(key, interaction)
+            content, view = self.settings_message(lang, await self.service.settings(key))
+            await reply.send(content, view=view)
+
+        await self._answer(interaction, handle)
+
+    async def cmd_rules(self, interaction: discord.Interaction[Any]) -> None:
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            lang = await self.lang(key, interaction)
+            settings = await self.service.settings(key)
+            await reply.send_long(self.localize(lang, self.r.rules_text(lang, settings)))
+
+        await self._answer(interaction, handle)
+
+    async def cmd_stats(self, interaction: discord.Interaction[Any]) -> None:
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            lang = await self.lang(key, interaction)
+            rows = await reply.run(self.service.leaderboard(key), public=True)
+            safe = [
+                dataclasses.replace(row, name=discord.utils.escape_markdown(row.name))
+                for row in rows
+            ]
+            await reply.send_long(self.localize(lang, self.r.stats(lang, safe)), public=True)
+
+        await self._answer(interaction, handle)
+
+    async def cmd_help(self, interaction: discord.Interaction[Any]) -> None:
+        async def handle(reply: Reply) -> None:
+            lang = await self.lang(chat_key(interaction.channel_id), interaction)
+            await reply.send_long(self.localize(lang, self.r.help(lang)))
+
+        await self._answer(interaction, handle)

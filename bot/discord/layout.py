@@ -1,0 +1,349 @@
+"""Discord widgets for the views: the table's buttons, a hand's buttons or card menu, /settings.
+
+Pure functions of a view (plus the renderer for labels): they return a `ui.View` holding only
+`DynamicItem`s, so nothing here keeps state and every message can be re-created after a restart.
+
+A message holds at most 5 rows of 5 buttons. A hand shows its legal cards as buttons and its
+other choices (draw, pass, accept, challenge, UNO, catch, a first color) in the rows below; when
+the cards do not fit, they go into a select menu of at most 25 options per page, with paging
+buttons under it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import discord
+from discord import ui
+
+from bot.discord.items import (
+    HandButton,
+    HandMenu,
+    LobbyButton,
+    MyCardsButton,
+    SettingsMenu,
+    hand_id,
+    hand_menu_id,
+    lobby_id,
+    settings_id,
+    table_id,
+)
+from bot.render import Renderer
+from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
+from bot.views import Choice, HandView, TableView
+from core.actions import Action, ActionType
+from core.cards import Card, Color
+from core.rules import PRESET_NAMES, Scoring
+
+MAX_ROWS = 5  # action rows in a message
+ROW_WIDTH = 5  # buttons in a row
+SELECT_PAGE = 25  # options in a select menu
+Style = discord.ButtonStyle
+
+_COLOR_STYLE = {
+    Color.RED: Style.danger,
+    Color.GREEN: Style.success,
+    Color.BLUE: Style.primary,
+    Color.YELLOW: Style.secondary,
+}
+_ACTION_STYLE = {
+    ActionType.DRAW: Style.primary,
+    ActionType.PASS: Style.secondary,
+    ActionType.ACCEPT: Style.danger,
+    ActionType.CHALLENGE: Style.primary,
+    ActionType.UNO: Style.success,
+    ActionType.CATCH: Style.danger,
+}
+LANGS: tuple[str, ...] = ("ru", "uk")
+# The entries of the /settings "switch" menu, besides the engine options in BOOL_OPTIONS.
+TOGGLES: tuple[str, ...] = (*BOOL_OPTIONS, "colorblind", "dm_hands", "scoring", "creepers")
+
+
+def _view(items: list[ui.Item[Any]]) -> ui.View | None:
+    if not items:
+        return None
+    view = ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+# ------------------------------------------------------------------------------ the table
+
+
+def table_view(table: TableView, r: Renderer) -> ui.View | None:
+    """The table's buttons: join / add a robot / start in a lobby, "my cards" while running."""
+    lang = table.lang
+    if table.status == "lobby":
+        styles = {"join": Style.success, "addbot": Style.secondary, "start": Style.primary}
+        return _view(
+            [
+                LobbyButton(
+                    ui.Button(
+                        label=r.t(lang, f"btn-{op}"),
+                        custom_id=lobby_id(table.game_id, op),
+                        style=styles[op],
+                    ),
+                    row=0,
+                )
+                for op in ("join", "addbot", "start")
+            ]
+        )
+    if table.status == "running":
+        button = ui.Button[Any](
+            label=r.t(lang, "btn-my-cards"), custom_id=table_id(table.game_id), style=Style.primary
+        )
+        return _view([MyCardsButton(button, row=0)])
+    return None
+
+
+# ------------------------------------------------------------------------------ a hand
+
+
+def unique_choices(hand: HandView) -> list[Choice]:
+    seen: set[str] = set()
+    out = []
+    for choice in hand.choices:
+        if choice.key not in seen:
+            seen.add(choice.key)
+            out.append(choice)
+    return out
+
+
+def split_choices(hand: HandView) -> tuple[list[Choice], list[Choice]]:
+    """(card choices, other choices) in the hand's order."""
+    choices = unique_choices(hand)
+    cards = [c for c in choices if c.action.type is ActionType.PLAY]
+    others = [c for c in choices if c.action.type is not ActionType.PLAY]
+    return cards, others
+
+
+def rows(count: int) -> int:
+    return math.ceil(count / ROW_WIDTH)
+
+
+def cards_fit_as_buttons(cards: int, others: int) -> bool:
+    return rows(cards) + rows(others) <= MAX_ROWS
+
+
+def pages(cards: int) -> int:
+    return max(1, math.ceil(cards / SELECT_PAGE))
+
+
+def _choice_style(choice: Choice) -> discord.ButtonStyle:
+    action = choice.action
+    if action.type is ActionType.PLAY:
+        card = action.card
+        if card is not None and card.color is not None:
+            return _COLOR_STYLE[card.color]
+        return Style.secondary
+    if action.type is ActionType.CHOOSE and action.color is not None:
+        return _COLOR_STYLE[action.color]
+    return _ACTION_STYLE.get(action.type, Style.secondary)
+
+
+def _choice_button(hand: HandView, choice: Choice, r: Renderer, row: int) -> HandButton:
+    label = r.choice(hand.lang, choice, hand.colorblind, hand.pending_amount)
+    button = ui.Button[Any](
+        label=label[:80],
+        custom_id=hand_id(hand.game_id, hand.version, choice.key),
+        style=_choice_style(choice),
+    )
+    return HandButton(button, row=row)
+
+
+def _buttons(hand: HandView, choices: list[Choice], r: Renderer, first_row: int) -> list[Any]:
+    return [
+        _choice_button(hand, choice, r, first_row + i // ROW_WIDTH)
+        for i, choice in enumerate(choices)
+    ]
+
+
+def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
+    """The hand's buttons; the cards in a paged select menu when they do not fit as buttons."""
+    if hand.left or hand.status != "running":
+        return None
+    cards, others = split_choices(hand)
+    if cards_fit_as_buttons(len(cards), len(others)):
+        return _view(_buttons(hand, cards, r, 0) + _buttons(hand, others, r, rows(len(cards))))
+    total = pages(len(cards))
+    page = min(max(page, 0), total - 1)
+    shown = cards[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
+    lang = hand.lang
+    placeholder = (
+        r.t(lang, "dc-select-card")
+        if total == 1
+        else r.t(lang, "dc-select-card-page", page=page + 1, pages=total)
+    )
+    menu = ui.Select[Any](
+        custom_id=hand_menu_id(hand.game_id, hand.version, page),
+        placeholder=placeholder,
+        options=[_card_option(hand, choice, r) for choice in shown],
+    )
+    items: list[Any] = [HandMenu(menu, row=0)]
+    row = 1
+    if total > 1:
+        for label, target, disabled in (
+            ("dc-btn-prev", page - 1, page == 0),
+            ("dc-btn-next", page + 1, page == total - 1),
+        ):
+            button = ui.Button[Any](
+                label=r.t(lang, label),
+                custom_id=hand_id(
+                    hand.game_id, hand.version, f"page:{min(max(0, target), total - 1)}"
+                ),
+                style=Style.secondary,
+                disabled=disabled,
+            )
+            items.append(HandButton(button, row=row))
+        row += 1
+    return _view(items + _buttons(hand, others, r, row))
+
+
+def _card_option(hand: HandView, choice: Choice, r: Renderer) -> discord.SelectOption:
+    card = choice.action.card
+    assert card is not None
+    return discord.SelectOption(
+        label=r.choice(hand.lang, choice, hand.colorblind)[:100],
+        value=choice.key,
+        description=r.i18n.card_name(hand.lang, card)[:100],
+    )
+
+
+def wild_card(hand: HandView, key: str) -> Card | None:
+    """The wild card of a `wild:<card>` choice of this hand, if it has one."""
+    for choice in hand.choices:
+        if choice.key == key and choice.colors:
+            return choice.action.card
+    return None
+
+
+def colors_view(hand: HandView, key: str, r: Renderer) -> ui.View | None:
+    """The second step after a wild card: its four colors and a way back."""
+    actions: list[Action] = hand.action_for(key)
+    items: list[Any] = []
+    for action in actions:
+        assert action.color is not None
+        button = ui.Button[Any](
+            label=r.color(hand.lang, action.color, hand.colorblind),
+            custom_id=hand_id(hand.game_id, hand.version, str(action)),
+            style=_COLOR_STYLE[action.color],
+        )
+        items.append(HandButton(button, row=0))
+    back = ui.Button[Any](
+        label=r.t(hand.lang, "btn-back"),
+        custom_id=hand_id(hand.game_id, hand.version, "back"),
+        style=Style.secondary,
+    )
+    items.append(HandButton(back, row=1))
+    return _view(items)
+
+
+# ------------------------------------------------------------------------------ /settings
+
+
+def _menu(
+    key: str, placeholder: str, options: list[discord.SelectOption], row: int
+) -> SettingsMenu:
+    select = ui.Select[Any](custom_id=settings_id(key), placeholder=placeholder, options=options)
+    return SettingsMenu(select, row=row)
+
+
+def toggle_state(lang: str, settings: ChatSettings, key: str, r: Renderer) -> str:
+    """The current value of one entry of the switch menu, in words."""
+    rules = settings.rules()
+    on, off = r.t(lang, "value-on"), r.t(lang, "value-off")
+    if key == "scoring":
+        value = r.t(lang, f"scoring-{rules.scoring.value}")
+    elif key == "creepers":
+        return r.t(lang, "settings-creepers", count=rules.creepers)
+    elif key in BOOL_OPTIONS:
+        value = on if getattr(rules, key) else off
+    else:
+        value = on if getattr(settings, key) else off
+    return r.t(lang, "dc-opt-state", value=value)
+
+
+def toggle_label(lang: str, key: str, r: Renderer) -> str:
+    if key in BOOL_OPTIONS:
+        return r.t(lang, f"opt-{key}")
+    return r.t(lang, "dc-opt-" + key.replace("_", "-"))
+
+
+def toggled_value(settings: ChatSettings, key: str) -> str:
+    """What choosing `key` in the switch menu sets it to (the text `change_setting` takes)."""
+    rules = settings.rules()
+    if key == "scoring":
+        other = Scoring.TALLY if rules.scoring is Scoring.WINNER else Scoring.WINNER
+        return str(other.value)
+    if key == "creepers":
+        return "0" if rules.creepers else "4"
+    current = bool(getattr(rules, key) if key in BOOL_OPTIONS else getattr(settings, key))
+    return "off" if current else "on"
+
+
+def settings_view(lang: str, settings: ChatSettings, r: Renderer) -> ui.View | None:
+    rules = settings.rules()
+    preset = _menu(
+        "preset",
+        r.t(lang, "dc-set-preset"),
+        [
+            discord.SelectOption(
+                label=r.t(lang, f"preset-{name}"), value=name, default=name == settings.preset
+            )
+            for name in PRESET_NAMES
+        ],
+        0,
+    )
+    language = _menu(
+        "lang",
+        r.t(lang, "dc-set-lang"),
+        [
+            discord.SelectOption(label=r.t(lang, f"lang-{code}"), value=code, default=code == lang)
+            for code in LANGS
+        ],
+        1,
+    )
+    timer = _menu(
+        "timer",
+        r.t(lang, "dc-set-timer"),
+        [
+            discord.SelectOption(
+                label=r.t(lang, "dc-timer-off")
+                if seconds is None
+                else r.t(lang, "dc-timer-option", seconds=seconds),
+                value="off" if seconds is None else str(seconds),
+                default=seconds == settings.timer,
+            )
+            for seconds in TIMER_CHOICES
+        ],
+        2,
+    )
+    target = _menu(
+        "target",
+        r.t(lang, "dc-set-target"),
+        [
+            discord.SelectOption(
+                label=r.t(lang, "dc-target-option", count=value),
+                value=str(value),
+                default=value == rules.target,
+            )
+            for value in TARGET_CHOICES
+        ],
+        3,
+    )
+    toggles = _menu(
+        "toggle",
+        r.t(lang, "dc-set-toggle"),
+        [
+            discord.SelectOption(
+                label=toggle_label(lang, key, r)[:100],
+                value=key,
+                description=toggle_state(lang, settings, key, r)[:100],
+            )
+            for key in TOGGLES
+        ],
+        4,
+    )
+    return _view([preset, language, timer, target, toggles])

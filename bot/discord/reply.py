@@ -1,0 +1,175 @@
+"""Answering one interaction in time, exactly once, and following up afterwards.
+
+Discord drops an interaction that is neither answered nor deferred within 3 seconds. `Reply.run`
+awaits the work (a service call) and defers when it takes longer than `defer_after` seconds;
+`send` and `update` then pick the right call: the first response, the deferred original, or a
+followup. Every call here uses the interaction's own token, minutes old at most; edits of older
+messages go through `LiveHand`, which refuses a token close to its 15-minute end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import discord
+from discord import ui
+
+T = TypeVar("T")
+DEFER_AFTER = 1.5  # seconds of work after which an interaction is deferred
+MAX_CONTENT = 2000
+# An interaction token lasts 15 minutes; an ephemeral message is never edited after this.
+TOKEN_SAFE_AGE = dt.timedelta(minutes=14)
+
+
+def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
+    """`text` split at line ends into messages Discord accepts."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > size:
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:size])
+            line = line[size:]
+        candidate = line if not current else current + "\n" + line
+        if len(candidate) > size:
+            out.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not out:
+        out.append(current or "\u200b")
+    return out
+
+
+def fit(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+class Reply:
+    """The answer to one interaction."""
+
+    def __init__(self, interaction: discord.Interaction[Any], *, defer_after: float) -> None:
+        self.interaction = interaction
+        self.defer_after = defer_after
+        self.started = time.monotonic()
+        self.deferred: str | None = None  # "update", "public" or "ephemeral"
+        self.original_id: int | None = None  # the message the response created or updated
+
+    @property
+    def done(self) -> bool:
+        return self.interaction.response.is_done()
+
+    async def run(self, work: Awaitable[T], *, update: bool = False, public: bool = False) -> T:
+        """The result of `work`; defer meanwhile if it takes long.
+
+        `update`: a component interaction that will edit its own message. Otherwise the answer is
+        a new message, public or not (an error can still go privately after a public defer).
+        """
+        task = asyncio.ensure_future(work)
+        if self.done:
+            return await task
+        remaining = self.defer_after - (time.monotonic() - self.started)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), max(0.0, remaining))
+        except TimeoutError:
+            await self.defer(update=update, public=public)
+            return await task
+
+    async def defer(self, *, update: bool = False, public: bool = False) -> None:
+        if self.done:
+            return
+        response = self.interaction.response
+        if update:
+            await response.defer()
+            self.deferred = "update"
+        else:
+            await response.defer(ephemeral=not public, thinking=True)
+            self.deferred = "public" if public else "ephemeral"
+
+    async def send(
+        self,
+        content: str,
+        *,
+        view: ui.View | None = None,
+        public: bool = False,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> int | None:
+        """A new message (the response, the deferred original or a followup); its id."""
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        if mentions is not None:
+            extra["allowed_mentions"] = mentions
+        content = fit(content)
+        if not self.done:
+            callback = await self.interaction.response.send_message(
+                content, ephemeral=not public, **extra
+            )
+            self.original_id = callback.message_id
+            return self.original_id
+        if self.deferred in ("public", "ephemeral") and self.original_id is None:
+            if (self.deferred == "public") == public:
+                edit: dict[str, Any] = {"content": content, "view": view}
+                if mentions is not None:
+                    edit["allowed_mentions"] = mentions
+                edited = await self.interaction.edit_original_response(**edit)
+                self.original_id = edited.id
+                return edited.id
+            # A private answer after a public "thinking...": drop the placeholder.
+            await self.interaction.delete_original_response()
+            self.original_id = 0
+        message = await self.interaction.followup.send(
+            content, ephemeral=not public, wait=True, **extra
+        )
+        return message.id
+
+    async def send_long(self, text: str, *, public: bool = False) -> None:
+        for part in chunks(text):
+            await self.send(part, public=public)
+
+    async def update(self, content: str, view: ui.View | None) -> None:
+        """Edit the message whose component was used."""
+        content = fit(content)
+        if not self.done:
+            callback = await self.interaction.response.edit_message(content=content, view=view)
+            message_id = None if callback is None else callback.message_id
+            if message_id is None and self.interaction.message is not None:
+                message_id = self.interaction.message.id
+            self.original_id = message_id
+            return
+        message = await self.interaction.edit_original_response(content=content, view=view)
+        self.original_id = message.id
+
+    def live(self, message_id: int | None) -> LiveHand:
+        """The hand just sent as `message_id`, to be kept up to date while the token lasts."""
+        own = message_id is None or message_id == self.original_id
+        return LiveHand(self.interaction, None if own else message_id)
+
+
+@dataclass
+class LiveHand:
+    """A player's hand shown in an ephemeral message, and the interaction that may edit it."""
+
+    interaction: discord.Interaction[Any]
+    message_id: int | None  # a followup; None: the interaction's original response
+    version: int = -1  # the version of the hand it shows
+
+    def fresh(self) -> bool:
+        age = discord.utils.utcnow() - self.interaction.created_at
+        return age < TOKEN_SAFE_AGE
+
+    async def edit(self, content: str, view: ui.View | None) -> None:
+        content = fit(content)
+        if self.message_id is None:
+            await self.interaction.edit_original_response(content=content, view=view)
+        else:
+            await self.interaction.followup.edit_message(
+                self.message_id, content=content, view=view
+            )
