@@ -49,6 +49,10 @@ from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring
 HAND_SIZE = 7
 CREEPER_EXTRA = 3
 INNOCENT_EXTRA = 2
+# What the player whose turn a jump-in just took would otherwise hear for their ordinary move.
+_TURN_TAKEN_REASONS = frozenset(
+    {"not_your_turn", "jump_in_needs_identical", "jump_in_not_with_wild"}
+)
 _DECKS: dict[int, tuple[Card, ...]] = {}
 
 
@@ -116,7 +120,8 @@ class Game:
     # ------------------------------------------------------------------ construction
 
     def __init__(self) -> None:
-        self._cache_key: tuple[int, str] | None = None
+        self._cache_move = -1
+        self._cache_player = ""
         self._cache: list[Action] = []
         # What `Game.new` did (dealer draw, deal, first flip); not part of the saved state.
         self.opening_events: list[Event] = []
@@ -369,10 +374,11 @@ class Game:
 
     def _legal(self, player: str) -> list[Action]:
         """`legal_actions` without the defensive copy, cached until the next move."""
-        if self._cache_key is not None and self._cache_key == (self.move_no, player):
+        if self._cache_move == self.move_no and self._cache_player == player:
             return self._cache
         actions = self._compute_legal(player)
-        self._cache_key = (self.move_no, player)
+        self._cache_move = self.move_no
+        self._cache_player = player
         self._cache = actions
         return actions
 
@@ -509,7 +515,7 @@ class Game:
             return "color_not_allowed"
         if not is_current:
             if not self.rules.jump_in:
-                return "not_your_turn"
+                return "jump_in_off" if card is self.discard[-1] else "not_your_turn"
             if self.first_flip:
                 return "jump_in_not_on_first_card"
             if card.is_wild:
@@ -533,7 +539,7 @@ class Game:
         """Apply a legal action and return its events; an illegal one raises and changes nothing."""
         if action not in self._legal(player):
             reason = self._diagnose(player, action)
-            if reason == "not_your_turn" and player == self.jumped_over:
+            if reason in _TURN_TAKEN_REASONS and player == self.jumped_over:
                 reason = "turn_taken_by_jump_in"
             raise IllegalAction(reason, str(action), player)
         self.move_no += 1
@@ -713,10 +719,12 @@ class Game:
         got = self._draw(player, 1, DrawReason.CHOICE, events)
         self.has_drawn = True
         self.drawn = got[0] if got else None
+        hand = self.hands[player]
+        stuck = not got and not any(self._playable(c, hand) for c in hand)
+        if not stuck:
+            self.blocked_turns = 0  # this player got a card or could play: not blocked
         # With nothing playable drawn the turn passes at once: there is no choice left to make.
-        if self.drawn is None or not self._playable(self.drawn, self.hands[player]):
-            hand = self.hands[player]
-            stuck = not got and not any(self._playable(c, hand) for c in hand)
+        if self.drawn is None or not self._playable(self.drawn, hand):
             self._pass(player, events)
             if stuck:
                 self._count_blocked_turn(events)

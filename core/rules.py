@@ -69,11 +69,14 @@ class Rules:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
+        # Not dataclasses.asdict: that deep-copies and is most of the cost of Game.to_dict.
+        data = {name: getattr(self, name) for name in _FIELDS}
         data["scoring"] = self.scoring.value
         return data
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Rules:
-        known = {f.name for f in dataclasses.fields(Rules)}
-        return Rules(**{k: v for k, v in data.items() if k in known})
+        return Rules(**{k: v for k, v in data.items() if k in _FIELDS})
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
