@@ -775,8 +775,14 @@ async def test_computer_players_move_through_the_timer_loop(
         # The robot moved on its own, and the loop showed it: the table is the current state.
         log = await t.storage.log(1)
         assert len(log) > moved and log[-1].actor == ROBOT
-        now = await t.service.table(t.chat)
-        assert now.table is not None
+        # The loop publishes after its commit: wait (bounded) until the edit has landed.
+        for _ in range(500):
+            now = await t.service.table(t.chat)
+            assert now.table is not None
+            if table.content == t.bot.uno.table_message(now.table, now.names)[0]:
+                break
+            await asyncio.sleep(0.01)
+            await t.fake.settle()
         assert table.content == t.bot.uno.table_message(now.table, now.names)[0]
         assert RENDERER.t("ru", "table-turn", name="Аня") in table.content
         patches = [c for c in t.fake.calls if c.method == "PATCH" and str(table.id) in c.path]
