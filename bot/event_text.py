@@ -121,17 +121,20 @@ def event_text(
             )
         case ev.PlayerLeft(player=player, cards_returned=returned):
             return t(lang, "event-player-left", player=name(player), count=returned)
-        case ev.RoundEnded(winner=winner, gained=gained, scores=totals):
+        case ev.RoundEnded(winner=winner, gained=gained, scores=totals, blocked=blocked):
             points = gained.get(winner, 0)
             if points > 0:
-                return t(
+                text = t(
                     lang,
                     "event-round-ended-points",
                     winner=name(winner),
                     count=points,
                     scores=scores(totals),
                 )
-            return t(lang, "event-round-ended", winner=name(winner), scores=scores(totals))
+            else:
+                text = t(lang, "event-round-ended", winner=name(winner), scores=scores(totals))
+            # A blocked round says why it ended: the winner still holds cards.
+            return t(lang, "event-round-blocked") + " " + text if blocked else text
         case ev.GameEnded(winners=winners, scores=totals):
             return t(
                 lang,

@@ -152,7 +152,7 @@ class Renderer:
         elif view.current is not None:
             who = self.name(lang, view.current, names)
             lines.append(self.t(lang, "hand-waiting", name=who))
-            if view.choices:
+            if any(c.action.type is ActionType.PLAY for c in view.choices):
                 lines.append(self.t(lang, "hand-out-of-turn"))
         return "\n".join(lines)
 

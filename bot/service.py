@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import secrets
 import time
@@ -57,6 +58,8 @@ from core.events import (
 )
 from core.game import Game
 from core.rules import MAX_PLAYERS, MIN_PLAYERS
+
+logger = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 RECENT_EVENTS = 8
@@ -297,9 +300,10 @@ class UnoService:
                 return self._err(rec, settings, "error-not-allowed")
             meta = _copy_meta(rec.meta)
             name = meta["names"].get(target, "")
+            missing = "error-kick-target" if kicked else "error-not-joined"
             if rec.status == "lobby":
                 if target not in meta["players"]:
-                    return self._err(rec, settings, "error-not-joined")
+                    return self._err(rec, settings, missing)
                 meta["players"].remove(target)
                 humans = [p for p in meta["players"] if not is_bot(p)]
                 if not humans:
@@ -310,11 +314,16 @@ class UnoService:
                 rec = await self._save_lobby(rec, meta)
                 key = "info-kicked" if kicked else "info-left"
                 return self._lobby_outcome(rec, settings, Notice(key, {"name": name}))
-            game = self._engine(rec, take=True)
+            game = self._engine(rec)
             assert game is not None
             if target not in game.hands:
-                return self._err(rec, settings, "error-not-in-game")
+                return self._err(
+                    rec, settings, "error-kick-target" if kicked else "error-not-in-game"
+                )
             events = game.remove_player(target)
+            if meta["creator"] == target:
+                # The game's rights pass to the next person still playing.
+                meta["creator"] = next((p for p in game.players if not is_bot(p)), target)
             log = [LogEntry(target, "kicked" if kicked else "leave")]
             return await self._commit(rec, game, meta, settings, events, log)
 
@@ -334,7 +343,7 @@ class UnoService:
     async def act(
         self,
         user: User,
-        action: Action | str,
+        action: Action | str | Callable[[Game, str], Action],
         *,
         chat_key: str | None = None,
         game_id: int | None = None,
@@ -372,7 +381,12 @@ class UnoService:
                 return out
             del self._games[rec.id]
             try:
-                parsed = action if isinstance(action, Action) else Action.parse(action)
+                if isinstance(action, Action):
+                    parsed = action
+                elif isinstance(action, str):
+                    parsed = Action.parse(action)
+                else:
+                    parsed = action(game, user.id)
                 events = game.apply(user.id, parsed)
             except ValueError as exc:
                 # The engine left the game as it was: keep it cached and show a fresh hand.
@@ -392,17 +406,12 @@ class UnoService:
             return await self._commit(rec, game, meta, settings, events, log)
 
     async def uno(self, chat_key: str, user: User) -> Outcome:
-        """`/uno`: call one's own UNO, or catch whoever forgot (RULES.md section 5)."""
-        rec = await self.storage.active_game(chat_key)
-        game = self._engine(rec) if rec is not None else None
-        if game is not None and user.id in game.hands:
-            legal = game.legal_actions(user.id)
-            action = A.UNO if A.UNO in legal else A.CATCH if A.CATCH in legal else None
-            if action is None:
-                # Nothing to do: answer as a call from a short hand, as a false catch otherwise.
-                action = A.UNO if len(game.hands[user.id]) <= 2 else A.CATCH
-            return await self.act(user, action, chat_key=chat_key)
-        return await self.act(user, A.UNO, chat_key=chat_key)
+        """`/uno`: catch whoever forgot, or call one's own UNO (RULES.md section 5).
+
+        What the command means is decided under the lock, on the state the move applies to, so
+        two racing `/uno`s are judged in the order they arrive.
+        """
+        return await self.act(user, uno_meaning, chat_key=chat_key)
 
     async def challenge(self, chat_key: str, user: User) -> Outcome:
         return await self.act(user, A.CHALLENGE, chat_key=chat_key)
@@ -427,7 +436,13 @@ class UnoService:
         ]
         outcomes = []
         for chat in due:
-            out = await self._on_deadline(chat, now)
+            try:
+                out = await self._on_deadline(chat, now)
+            except Exception:
+                # One broken game must not stall every other chat's timers: disarm it and go on.
+                logger.exception("deadline of %s failed; disarmed", chat)
+                self._deadlines.pop(chat, None)
+                continue
             if out is not None:
                 outcomes.append(out)
         return outcomes
@@ -462,6 +477,11 @@ class UnoService:
             log: list[LogEntry] = []
             if self._bots_want_to_act(game):
                 self._run_bots(game, events, log)
+            elif settings.timer is None:
+                # The timer was switched off after this deadline was set: nobody times out.
+                self._games[rec.id] = (rec.version, game)
+                self._deadlines.pop(chat_key, None)
+                return None
             else:
                 self._time_out(game, meta, events, log)
             return await self._commit(rec, game, meta, settings, events, log)
@@ -487,7 +507,7 @@ class UnoService:
     def _run_bots(self, game: Game, events: list[Event], log: list[LogEntry]) -> None:
         """Computer moves until a human may act (humans keep their chance to catch or jump in)."""
         for _ in range(MAX_BOT_STEPS):
-            if game.is_over:
+            if game.is_over or all(is_bot(p) for p in game.players):
                 return
             current = game.current_player
             acted = False
@@ -688,6 +708,10 @@ class UnoService:
                 changed.append(player)
         status = "finished" if game.is_over else "running"
         deadline = self._deadline(game, settings)
+        abandoned = not game.is_over and all(is_bot(p) for p in game.players)
+        if abandoned:
+            # Computer players do not play on for nobody: the game stops with its last human.
+            status, deadline = "killed", None
         try:
             new = await self.storage.commit(
                 rec.id,
@@ -701,13 +725,15 @@ class UnoService:
         except VersionConflict:
             self._games.pop(rec.id, None)
             return self._err(rec, settings, "error-conflict")
-        self._games[rec.id] = (new.version, game)
+        if status == "running":
+            self._games[rec.id] = (new.version, game)
         self._arm(rec.chat_key, deadline)
         if game.is_over:
             await self._record(new, game)
         out = Outcome(
             rec.chat_key,
             settings.lang or "ru",
+            info=Notice("info-no-humans-left") if abandoned else None,
             table=self._table(new, game, settings),
             events=events,
             names=dict(meta["names"]),
@@ -820,3 +846,17 @@ def _copy_meta(meta: dict[str, Any]) -> dict[str, Any]:
 
 def human_players(players: Iterable[str]) -> list[str]:
     return [p for p in players if not is_bot(p)]
+
+
+def uno_meaning(game: Game, player: str) -> Action:
+    """`/uno` by anyone else while someone is catchable catches them; otherwise it is a call.
+
+    Catching comes first: a player about to call their own UNO must not let the forgetter off.
+    With nothing to do it is refused as a call from a short hand, as a false catch otherwise.
+    """
+    legal = game.legal_actions(player)
+    if A.CATCH in legal:
+        return A.CATCH
+    if A.UNO in legal:
+        return A.UNO
+    return A.UNO if len(game.hands[player]) <= 2 else A.CATCH

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.actions import Action, ActionType
-from core.cards import Card, Color, sort_hand
+from core.cards import SORT_KEY, Card, Color, sort_hand
 from core.events import Event, event_from_dict
 from core.game import Game
 from core.rules import Rules
@@ -104,10 +104,14 @@ class HandView:
 
 
 def choices_for(actions: list[Action]) -> list[Choice]:
-    """Group the four color variants of a wild card into one choice, keeping the order."""
+    """One choice per card, in the hand's order (wilds grouped), then the other actions."""
     wild_colors: dict[Card, list[Action]] = {}
     order: list[Action | Card] = []
-    for action in actions:
+    plays = sorted(
+        (a for a in actions if a.type is ActionType.PLAY and a.card is not None),
+        key=lambda a: SORT_KEY[a.card],  # type: ignore[index]
+    )
+    for action in plays + [a for a in actions if a.type is not ActionType.PLAY]:
         card = action.card
         if action.type is ActionType.PLAY and card is not None and card.is_wild:
             if card not in wild_colors:

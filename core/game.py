@@ -846,6 +846,7 @@ class Game:
             self.dealer = self.players[(idx - 1) % n]
         if n == 1:
             self.winners = (self.players[0],)
+            self.current = 0
             self.pending = None
             events.append(GameEnded(self.winners, dict(self.scores_)))
             return events

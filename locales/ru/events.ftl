@@ -142,3 +142,4 @@ score-entry = { $player } — { $count ->
     [many] { $count } очков
    *[other] { $count } очка
 }
+event-round-blocked = Никто не может ни сыграть, ни взять карту: раунд окончен, побеждает самая лёгкая рука.

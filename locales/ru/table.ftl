@@ -29,7 +29,7 @@ table-seat = { $name } — { $count ->
 }
 table-uno-mark = (УНО!)
 table-turn = Ходит { $name }.
-table-pending = { $name } должен взять { $count ->
+table-pending = { $name }: нужно взять { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
@@ -176,6 +176,7 @@ error-not-enough-players = Нужно хотя бы { $min ->
 }.
 error-not-allowed = Это может сделать только создатель игры или администратор чата.
 error-not-in-game = Вы не участвуете в этой игре.
+error-kick-target = Этого игрока нет в игре.
 error-stale = Эти кнопки устарели — вот ваши карты сейчас.
 error-bad-action = Такого хода нет.
 error-conflict = Ход не засчитан: игра как раз изменилась. Попробуйте ещё раз.
@@ -191,13 +192,14 @@ error-flood = Платформа просит подождать — сообщ�
 
 info-lobby-created = Набор открыт! Присоединяйтесь.
 info-joined = { $name } в игре.
-info-left = { $name } вышел из игры.
-info-kicked = { $name } исключён из игры.
+info-left = { $name } выходит из игры.
+info-kicked = { $name } больше не в игре: исключение.
 info-bot-added = Робот присоединился.
 info-lobby-closed = Набор закрыт.
 info-lobby-opened = Набор снова открыт.
 info-lobby-empty = Все вышли — набор отменён.
 info-killed = Игра остановлена.
+info-no-humans-left = В игре не осталось людей — игра остановлена.
 info-settings-saved = Настройки сохранены.
 
 ## Console

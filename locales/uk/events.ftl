@@ -77,7 +77,7 @@ event-cards-drawn-creeper = Кріпер вибухає: { $player } бере щ
    *[other] { $count } картки
 }
 ## Nothing left to draw (draw pile and discard pile are both spent).
-event-cards-drawn-none = { $player }: брати нічого, колода порожня
+event-cards-drawn-none = { $player }: нема чого брати, колода порожня
 ## The drawer's own view: $line is the public line, $cards the drawn cards.
 event-cards-drawn-own = { $line }. Ви взяли: { $cards }
 
@@ -142,3 +142,4 @@ score-entry = { $player } — { $count ->
     [many] { $count } очок
    *[other] { $count } очка
 }
+event-round-blocked = Ніхто не може ні зіграти, ні взяти картку: раунд завершено, перемагає найлегша рука.

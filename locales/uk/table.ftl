@@ -131,7 +131,7 @@ settings-target = Гра до { $count ->
     [many] { $count } очок
    *[other] { $count } очка
 }
-settings-creepers = Криперів у колоді: { $count ->
+settings-creepers = Кріперів у колоді: { $count ->
     [one] { $count } картка
     [few] { $count } картки
     [many] { $count } карток
@@ -176,6 +176,7 @@ error-not-enough-players = Потрібно щонайменше { $min ->
 }.
 error-not-allowed = Це може зробити лише творець гри або адміністратор чату.
 error-not-in-game = Ви не берете участі в цій грі.
+error-kick-target = Цього гравця немає в грі.
 error-stale = Ці кнопки застаріли — ось ваші картки зараз.
 error-bad-action = Такого ходу немає.
 error-conflict = Хід не зараховано: гра саме змінилася. Спробуйте ще раз.
@@ -192,12 +193,13 @@ error-flood = Платформа просить зачекати — повід�
 info-lobby-created = Набір відкрито! Приєднуйтеся.
 info-joined = { $name } у грі.
 info-left = { $name } виходить із гри.
-info-kicked = { $name } виключено з гри.
+info-kicked = { $name } більше не в грі: виключення.
 info-bot-added = Робот приєднався.
 info-lobby-closed = Набір закрито.
 info-lobby-opened = Набір знову відкрито.
 info-lobby-empty = Усі вийшли — набір скасовано.
 info-killed = Гру зупинено.
+info-no-humans-left = У грі не лишилося людей — гру зупинено.
 info-settings-saved = Налаштування збережено.
 
 ## Console

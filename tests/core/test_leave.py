@@ -190,3 +190,13 @@ def test_timeout_on_a_wild_first_card_chooses_the_most_held_color() -> None:
     action = game.default_action(first)
     assert str(action) == f"choose {expected}"
     assert action in game.legal_actions(first)
+
+
+def test_leaving_that_ends_the_match_leaves_a_consistent_state() -> None:
+    # The player in the last seat stays; the state must still answer every query.
+    game = Game.from_position(["a", "b"], {"a": "r5", "b": "g2"}, "r1", "y3", current="b")
+    game.remove_player("a")
+    assert game.game_winner == "b"
+    assert game.current_player == "b"
+    assert game.legal_actions("b") == []
+    assert Game.from_dict(game.to_dict()).to_dict() == game.to_dict()

@@ -1,0 +1,198 @@
+"""Service edge cases: /uno precedence, games ending by leaving, timers switched off, isolation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bot.render import Renderer
+from bot.service import Notice, UnoService
+from bot.storage import Storage
+from core.events import CardsDrawn, GameEnded, PlayerSkipped, UnoCaught
+from core.game import Game
+from core.rules import Rules
+from tests.service.conftest import ALICE, BORIS, GLEB, VIKA, FakeClock
+from tests.service.test_service import CHAT, install, lobby, position, started, state
+
+
+async def test_uno_by_the_next_player_catches_before_calling(
+    service: UnoService, storage: Storage
+) -> None:
+    # Boris holds two cards and could call his own UNO, but Alice forgot hers: /uno catches.
+    hands = {ALICE.id: "r5 r7", BORIS.id: "r2 y1", VIKA.id: "g9 g8 g7"}
+    await started(service, ALICE, BORIS, VIKA)
+    await install(service, storage, position(hands=hands))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    out = await service.uno(CHAT, BORIS)
+    assert [type(e) for e in out.events][:1] == [UnoCaught]
+    assert len((await state(storage))["hands"][ALICE.id].split()) == 3
+
+
+async def test_leaving_that_ends_the_game_is_committed(
+    service: UnoService, storage: Storage
+) -> None:
+    await started(service, ALICE, BORIS)
+    two = Game.from_position(
+        [ALICE.id, BORIS.id], {ALICE.id: "r5", BORIS.id: "g2"}, "r1", "y3", current=BORIS.id
+    )
+    await install(service, storage, two)
+    out = await service.leave(CHAT, ALICE)
+    assert out.ok and any(isinstance(e, GameEnded) for e in out.events)
+    assert out.table is not None and out.table.status == "finished"
+    assert await storage.active_game(CHAT) is None
+    assert (await storage.leaderboard(CHAT))[0].user_id == BORIS.id
+
+
+async def test_the_last_human_leaving_stops_the_game(service: UnoService) -> None:
+    await started(service, ALICE, bots=2)
+    out = await service.leave(CHAT, ALICE)
+    assert out.info is not None and out.info.key == "info-no-humans-left"
+    assert out.table is not None and out.table.status == "killed"
+    assert await service.storage.active_game(CHAT) is None
+    assert service.next_deadline() is None
+
+
+async def test_creator_rights_pass_on_when_the_creator_leaves(service: UnoService) -> None:
+    await started(service, ALICE, BORIS, VIKA, GLEB)
+    assert (await service.leave(CHAT, ALICE)).ok
+    assert (await service.kick(CHAT, BORIS, VIKA.id)).ok  # Boris is the creator now
+    missing = await service.kick(CHAT, BORIS, ALICE.id)
+    assert missing.error is not None and missing.error.key == "error-kick-target"
+
+
+async def test_switching_the_timer_off_stops_the_running_deadline(
+    service: UnoService, storage: Storage, clock: FakeClock
+) -> None:
+    await lobby(service, ALICE, BORIS, VIKA)
+    assert (await service.change_setting(CHAT, ALICE, "timer", "30")).ok
+    await service.start_game(CHAT, ALICE)
+    await install(service, storage, position())
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    before = await storage.active_game(CHAT)
+    assert (await service.change_setting(CHAT, ALICE, "timer", "off")).ok
+    clock.advance(60)
+    assert await service.run_due() == []
+    after = await storage.active_game(CHAT)
+    assert after is not None and before is not None and after.version == before.version
+
+
+async def test_timeout_with_a_penalty_pending_takes_it(
+    service: UnoService, storage: Storage, clock: FakeClock
+) -> None:
+    await lobby(service, ALICE, BORIS, VIKA)
+    assert (await service.change_setting(CHAT, ALICE, "timer", "30")).ok
+    await service.start_game(CHAT, ALICE)
+    hands = {ALICE.id: "r5 wild4 g2", BORIS.id: "b5 y1 y2", VIKA.id: "g9 g8 g7"}
+    await install(service, storage, position(hands=hands))
+    assert (await service.act(ALICE, "play wild4 b", chat_key=CHAT)).ok  # Boris may challenge
+    clock.advance(31)
+    [out] = await service.run_due()
+    drawn = [e for e in out.events if isinstance(e, CardsDrawn)]
+    assert drawn and drawn[0].player == BORIS.id and drawn[0].count == 4
+    assert any(isinstance(e, PlayerSkipped) and e.player == BORIS.id for e in out.events)
+    assert Game.from_dict(await state(storage)).current_player == VIKA.id
+
+
+async def test_one_broken_game_does_not_stall_the_others(
+    service: UnoService, storage: Storage, clock: FakeClock
+) -> None:
+    await started(service, ALICE, bots=1)
+    other = "tg:-200"
+    await service.new_game(other, BORIS)
+    await service.add_bot(other, BORIS)
+    await service.start_game(other, BORIS)
+    rec = await storage.active_game(CHAT)
+    assert rec is not None
+    broken = dict(rec.state or {}, hands="not a hand")  # a state the engine cannot load
+    await storage.commit(
+        rec.id, rec.version, state=broken, meta=rec.meta, status="running", deadline=clock()
+    )
+    service._deadlines[CHAT] = clock()
+    service._deadlines[other] = clock()
+    clock.advance(5)
+    outs = await service.run_due(math.inf)
+    assert [o.chat_key for o in outs] == [other]
+    assert CHAT not in service._deadlines
+
+
+REFUSALS_HOUSE = [
+    # (position overrides, who, action, reason)
+    ({}, VIKA, "play g9", "reason-jump-in-needs-identical"),
+    ({}, ALICE, "play wild", "reason-card-not-in-hand"),
+]
+
+
+@pytest.mark.parametrize(("extra", "user", "action", "key"), REFUSALS_HOUSE)
+async def test_house_refusals_are_localized_and_change_nothing(
+    service: UnoService,
+    storage: Storage,
+    renderer: Renderer,
+    extra: dict[str, str],
+    user: object,
+    action: str,
+    key: str,
+) -> None:
+    await started(service, ALICE, BORIS, VIKA)
+    kwargs: dict[str, object] = {"rules": Rules.preset("house"), **extra}
+    await install(service, storage, position(**kwargs))
+    before = await storage.active_game(CHAT)
+    out = await service.act(user, action, chat_key=CHAT)  # type: ignore[arg-type]
+    assert out.error is not None and out.error.key == key
+    assert renderer.notice("uk", out.error) and renderer.notice("ru", out.error)
+    assert await storage.active_game(CHAT) == before
+
+
+async def test_penalty_wild_and_drawn_card_refusals(service: UnoService, storage: Storage) -> None:
+    await started(service, ALICE, BORIS, VIKA)
+    hands = {ALICE.id: "r5 wild4 wild g2", BORIS.id: "b5 y1 y2", VIKA.id: "g9 g8 g7"}
+    await install(service, storage, position(hands=hands, draw="y4 y5 y6 y7 b8 y9"))
+    expect = [
+        (ALICE, "play wild", "reason-wild-needs-color"),
+        (ALICE, "play r5 g", "error-bad-action"),
+    ]
+    for user, action, key in expect:
+        out = await service.act(user, action, chat_key=CHAT)
+        assert out.error is not None and out.error.key == key, action
+    assert (await service.act(ALICE, "play wild4 b", chat_key=CHAT)).ok
+    out = await service.act(BORIS, "draw", chat_key=CHAT)
+    assert out.error is not None and out.error.key == "reason-must-answer-penalty"
+    assert (await service.act(BORIS, "accept", chat_key=CHAT)).ok
+    # Vika draws b8, which plays on blue; no other card may be played this turn.
+    assert (await service.act(VIKA, "draw", chat_key=CHAT)).ok
+    out = await service.act(VIKA, "play g9", chat_key=CHAT)
+    assert out.error is not None and out.error.key == "reason-only-drawn-card"
+
+
+async def test_a_move_overtaken_by_a_jump_in_is_refused_clearly(
+    service: UnoService, storage: Storage, renderer: Renderer
+) -> None:
+    await started(service, ALICE, BORIS, VIKA)
+    hands = {ALICE.id: "r5 r7 g2", BORIS.id: "r1 y1 y2", VIKA.id: "g9 g8 g7"}
+    await install(service, storage, position(hands=hands, rules=Rules.preset("house")))
+    assert (await service.act(BORIS, "play r1", chat_key=CHAT)).ok  # Boris jumps in first
+    late = await service.act(ALICE, "play r5", chat_key=CHAT)
+    assert late.error is not None and late.error.key == "reason-turn-taken-by-jump-in"
+    taken = renderer.notice("ru", late.error)
+    assert taken != renderer.notice("ru", Notice("reason-not-your-turn"))
+
+
+async def test_deadline_fires_after_a_restart(db_path: object, clock: FakeClock) -> None:
+    store = await Storage.open(db_path, clock=clock)  # type: ignore[arg-type]
+    svc = UnoService(store, clock=clock, bot_delay=2.0, seed=lambda: 5)
+    await lobby(svc, ALICE, BORIS)
+    assert (await svc.change_setting(CHAT, ALICE, "timer", "30")).ok
+    await svc.start_game(CHAT, ALICE)
+    before = Game.from_dict(await state(store))
+    await store.close()
+    store2 = await Storage.open(db_path, clock=clock)  # type: ignore[arg-type]
+    try:
+        svc2 = UnoService(store2, clock=clock, bot_delay=2.0)
+        await svc2.start()
+        clock.advance(31)
+        [out] = await svc2.run_due()
+        assert any(
+            isinstance(e, CardsDrawn) and e.player == before.current_player for e in out.events
+        )
+    finally:
+        await store2.close()
