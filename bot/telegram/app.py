@@ -1,0 +1,305 @@
+"""Wiring: the Bot, a Dispatcher with the routers, the language middleware and the error handler;
+polling by default, an aiohttp webhook server when WEBHOOK_URL is set.
+
+Services reach the handlers as Dispatcher data (`service`, `ui`, `admins`); the timer loop of the
+service (computer players, turn timeouts) publishes through the same `TelegramUI` as the handlers.
+The token is a SecretStr: it is read once to build the Bot and never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+
+from aiogram import BaseMiddleware, Bot, Dispatcher
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    DeleteMessage,
+    DeleteWebhook,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    GetChatMember,
+    GetMe,
+    GetUpdates,
+    SendMessage,
+    SetMyCommands,
+    SetWebhook,
+)
+from aiogram.methods.base import Response
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    Chat,
+    ErrorEvent,
+    TelegramObject,
+)
+from aiogram.types import User as TgUser
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiohttp import web
+
+from bot.config import Settings
+from bot.i18n import COMMANDS, LANGS, get_i18n, normalize_lang
+from bot.render import Renderer
+from bot.service import Outcome, UnoService
+from bot.telegram.cache import CachingRenderer
+from bot.telegram.common import PREFIX, Admins, chat_key, retrying
+from bot.telegram.routers import all_routers
+from bot.telegram.sender import RateLimit, Sender
+from bot.telegram.session import BotSession
+from bot.telegram.ui import TelegramUI
+
+log = logging.getLogger(__name__)
+
+PRIVATE_COMMANDS = ("start", "help", "rules")
+GROUP_LIMIT = RateLimit()  # Telegram: about 20 messages a minute in one group
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+# aiogram parses every answer as `Response[<the method's result>]`, a pydantic generic model that
+# pydantic caches only weakly: once collected it is rebuilt, which costs milliseconds per API call.
+# Holding the ones the bot uses keeps them built.
+_RESPONSES: list[Any] = []
+
+
+def _keep_response_models() -> None:
+    if not _RESPONSES:
+        methods = (
+            AnswerCallbackQuery,
+            DeleteMessage,
+            DeleteWebhook,
+            EditMessageReplyMarkup,
+            EditMessageText,
+            GetChatMember,
+            GetMe,
+            GetUpdates,
+            SendMessage,
+            SetMyCommands,
+            SetWebhook,
+        )
+        _RESPONSES.extend(Response[m.__returning__] for m in methods)  # type: ignore[name-defined]
+
+
+class LangMiddleware(BaseMiddleware):
+    """`lang` for the handlers: the group's setting (from the creator's language at first), or
+    the user's own language in the private chat."""
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        user: TgUser | None = data.get("event_from_user")
+        chat: Chat | None = data.get("event_chat")
+        hint = user.language_code if user is not None else None
+        if chat is not None and chat.type in ("group", "supergroup"):
+            service: UnoService = data["service"]
+            data["lang"] = await service.lang(chat_key(chat.id), hint)
+        else:
+            data["lang"] = normalize_lang(hint)
+        return await handler(event, data)
+
+
+def create_bot(settings: Settings) -> Bot:
+    if settings.telegram_token is None:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    if settings.telegram_api_base:
+        session = BotSession(api=TelegramAPIServer.from_base(settings.telegram_api_base))
+    else:
+        session = BotSession()
+    return Bot(settings.telegram_token.get_secret_value(), session=session)
+
+
+def build_dispatcher(renderer: Renderer) -> Dispatcher:
+    dp = Dispatcher(disable_fsm=True)  # no conversation states: the game state is the service's
+    lang = LangMiddleware()
+    dp.message.middleware(lang)
+    dp.callback_query.middleware(lang)
+    dp.include_routers(*all_routers())
+
+    async def on_error(event: ErrorEvent) -> bool:
+        update = event.update
+        log.error(
+            "update %s failed: %s: %s",
+            update.update_id,
+            type(event.exception).__name__,
+            event.exception,
+            exc_info=event.exception,
+        )
+        query = update.callback_query
+        if query is not None:
+            text = renderer.t(normalize_lang(query.from_user.language_code), "tg-error")
+            with contextlib.suppress(Exception):
+                await retrying(lambda: query.answer(text, show_alert=True))
+        return True
+
+    dp.errors.register(on_error)
+    return dp
+
+
+async def set_commands(bot: Bot, renderer: Renderer) -> None:
+    """The command menus for groups and private chats, in Russian, Ukrainian and by default."""
+    i18n = renderer.i18n
+    for code in (*LANGS, None):
+        lang = code or "ru"
+        group = [
+            BotCommand(command=c, description=i18n.command_description(lang, c)) for c in COMMANDS
+        ]
+        private = [
+            BotCommand(
+                command=c,
+                description=renderer.t(lang, "tg-cmd-start-private")
+                if c == "start"
+                else i18n.command_description(lang, c),
+            )
+            for c in PRIVATE_COMMANDS
+        ]
+        for commands, scope in (
+            (group, BotCommandScopeAllGroupChats()),
+            (private, BotCommandScopeAllPrivateChats()),
+            (group, BotCommandScopeDefault()),
+        ):
+            await retrying(partial(bot.set_my_commands, commands, scope=scope, language_code=code))
+
+
+def webhook_url(settings: Settings) -> str:
+    assert settings.webhook_url is not None
+    url = settings.webhook_url.rstrip("/")
+    path = "/" + settings.webhook_path.strip("/")
+    return url if url.endswith(path) else url + path
+
+
+class TelegramApp:
+    """The bot, its dispatcher and the pieces they share; `run_polling` or `run_webhook`."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        service: UnoService,
+        renderer: Renderer | None = None,
+        *,
+        group_limit: RateLimit | None = GROUP_LIMIT,
+        wait: float = 2.0,
+        commands: bool = True,
+        freeze: bool = True,
+    ) -> None:
+        _keep_response_models()
+        self.bot = bot
+        self.service = service
+        self.renderer = CachingRenderer((renderer or Renderer(get_i18n())).i18n)
+        self.sender = Sender(bot, group_limit=group_limit)
+        self.admins = Admins()
+        self.dp = build_dispatcher(self.renderer)
+        self.wait = wait
+        self.commands = commands
+        self.freeze = freeze
+        self.ui: TelegramUI | None = None
+        self.web_runner: web.AppRunner | None = None
+        self._timers: asyncio.Task[None] | None = None
+
+    async def setup(self) -> TelegramUI:
+        if self.ui is not None:
+            return self.ui
+        me = await retrying(self.bot.me)
+        self.ui = TelegramUI(
+            self.service, self.renderer, self.sender, me.username or "", wait=self.wait
+        )
+        self.dp.workflow_data.update(service=self.service, ui=self.ui, admins=self.admins)
+        if self.commands:
+            await set_commands(self.bot, self.renderer)
+        # Everything built so far (aiogram's and pydantic's types, the locales) lives as long as
+        # the process: keep it out of the garbage collector's full passes.
+        if self.freeze:
+            gc.collect()
+            gc.freeze()
+        self._timers = asyncio.create_task(self._run_timers())
+        return self.ui
+
+    async def _publish(self, out: Outcome) -> None:
+        assert self.ui is not None
+        try:
+            await self.ui.publish(out, wait=False)
+        except Exception:
+            log.exception("publishing a timer outcome failed")
+
+    async def _run_timers(self) -> None:
+        while True:
+            try:
+                await self.service.run_timers(self._publish, prefix=PREFIX)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the timer loop failed; restarting it")
+                await asyncio.sleep(1.0)
+
+    async def run_polling(self, *, handle_signals: bool = False, polling_timeout: int = 30) -> None:
+        await self.setup()
+        await retrying(lambda: self.bot.delete_webhook(drop_pending_updates=False))
+        await self.dp.start_polling(
+            self.bot,
+            handle_signals=handle_signals,
+            close_bot_session=False,
+            polling_timeout=polling_timeout,
+        )
+
+    async def start_webhook(self, settings: Settings) -> web.AppRunner:
+        """Serve the webhook (aiohttp) and register it with Telegram; returns the runner."""
+        await self.setup()
+        secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+        app = web.Application()
+        SimpleRequestHandler(self.dp, self.bot, secret_token=secret).register(
+            app, path="/" + settings.webhook_path.strip("/")
+        )
+        setup_application(app, self.dp, bot=self.bot)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, settings.webhook_host, settings.webhook_port).start()
+        self.web_runner = runner
+        await retrying(
+            lambda: self.bot.set_webhook(
+                webhook_url(settings),
+                secret_token=secret,
+                allowed_updates=self.dp.resolve_used_update_types(),
+            )
+        )
+        return runner
+
+    async def run_webhook(self, settings: Settings) -> None:
+        await self.start_webhook(settings)
+        await asyncio.Event().wait()  # until cancelled
+
+    async def stop_polling(self) -> None:
+        with contextlib.suppress(RuntimeError):  # not polling
+            await self.dp.stop_polling()
+
+    async def close(self) -> None:
+        """Stop the timers, deliver what is queued, close the web server and the session."""
+        if self._timers is not None:
+            self._timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timers
+            self._timers = None
+        await self.sender.close()
+        if self.web_runner is not None:
+            await self.web_runner.cleanup()
+            self.web_runner = None
+        await self.bot.session.close()
+
+
+async def run_telegram(settings: Settings, service: UnoService) -> None:
+    """`python -m bot` with TELEGRAM_TOKEN set: polling, or the webhook with WEBHOOK_URL."""
+    app = TelegramApp(create_bot(settings), service)
+    try:
+        if settings.webhook_url:
+            log.info(
+                "telegram: webhook mode on %s:%s", settings.webhook_host, settings.webhook_port
+            )
+            await app.run_webhook(settings)
+        else:
+            log.info("telegram: polling")
+            await app.run_polling(handle_signals=True)
+    finally:
+        await app.close()

@@ -1,0 +1,175 @@
+"""Inline keyboards; every label comes from the renderer (the locales), none from here.
+
+A keyboard is built once per message state as the JSON Telegram takes for `reply_markup`
+(a `Keyboard`, a str): pydantic models of every button, validated and dumped again for each
+edit, were a good part of the bot's CPU time per move.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from bot.render import Renderer
+from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
+from bot.telegram.callbacks import BACK, COLORS_PREFIX, LobbyCB, SettingsCB, hand_data
+from bot.telegram.sender import Keyboard
+from bot.views import Choice, HandView
+from core.actions import ActionType
+from core.rules import PRESET_NAMES, Scoring
+
+CARDS_PER_ROW = 4
+
+
+Button = dict[str, str]
+
+
+def button(*, text: str, callback_data: str = "", url: str = "") -> Button:
+    if len(callback_data.encode()) > 64:
+        raise ValueError(f"callback data over 64 bytes: {callback_data!r}")
+    if callback_data:
+        return {"text": text, "callback_data": callback_data}
+    return {"text": text, "url": url}
+
+
+def _rows(buttons: list[Button], width: int) -> list[list[Button]]:
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def _markup(rows: Iterable[list[Button]]) -> Keyboard | None:
+    rows = [row for row in rows if row]
+    if not rows:
+        return None
+    return Keyboard(
+        json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
+    )
+
+
+def choice_act(choice: Choice) -> str:
+    """The `act` of a hand button: the action, or the color menu of a wild card."""
+    if choice.colors:
+        assert choice.action.card is not None
+        return COLORS_PREFIX + choice.action.card.text
+    return str(choice.action)
+
+
+def hand_keyboard(r: Renderer, view: HandView) -> Keyboard | None:
+    """A button per legal action: the cards first, then draw, pass, accept, UNO..."""
+    cards: list[Button] = []
+    others: list[Button] = []
+    for choice in view.choices:
+        label = r.choice(view.lang, choice, view.colorblind, view.pending_amount)
+        data = hand_data(view.game_id, view.version, choice_act(choice))
+        kind = choice.action.type
+        row = cards if kind in (ActionType.PLAY, ActionType.CHOOSE) else others
+        row.append(button(text=label, callback_data=data))
+    return _markup([*_rows(cards, CARDS_PER_ROW), *_rows(others, 2)])
+
+
+def colors_keyboard(r: Renderer, view: HandView, choice: Choice) -> Keyboard | None:
+    """The four colors of a wild card, and a way back."""
+    buttons = []
+    for action in choice.colors:
+        assert action.color is not None
+        label = r.color(view.lang, action.color, view.colorblind)
+        data = hand_data(view.game_id, view.version, str(action))
+        buttons.append(button(text=label, callback_data=data))
+    back = hand_data(view.game_id, view.version, BACK)
+    rows = [
+        *_rows(buttons, 2),
+        [button(text=r.t(view.lang, "btn-back"), callback_data=back)],
+    ]
+    return _markup(rows)
+
+
+def lobby_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:
+    buttons = [
+        button(text=r.t(lang, f"btn-{act}"), callback_data=LobbyCB(game=game_id, act=act).pack())
+        for act in ("join", "addbot", "start")
+    ]
+    return _markup([buttons[:2], buttons[2:]])
+
+
+def link_keyboard(label: str, url: str) -> Keyboard | None:
+    return _markup([[button(text=label, url=url)]])
+
+
+def _setting(text: str, key: str, value: str) -> Button:
+    return button(text=text, callback_data=SettingsCB(key=key, value=value).pack())
+
+
+def _next(values: tuple[object, ...], current: object) -> object:
+    index = values.index(current) if current in values else -1
+    return values[(index + 1) % len(values)]
+
+
+def settings_keyboard(r: Renderer, lang: str, settings: ChatSettings) -> Keyboard | None:
+    """Preset, language, timer, color-blind mode and every rule option, one press each."""
+    rules = settings.rules()
+    on, off = r.t(lang, "value-on"), r.t(lang, "value-off")
+
+    def mark(label: str, selected: bool) -> str:
+        return r.t(lang, "tg-set-selected", label=label) if selected else label
+
+    presets = [
+        _setting(mark(r.t(lang, f"preset-{name}"), rules.preset_name() == name), "preset", name)
+        for name in PRESET_NAMES
+    ]
+    langs = [
+        _setting(mark(r.t(lang, f"lang-{code}"), (settings.lang or lang) == code), "lang", code)
+        for code in ("ru", "uk")
+    ]
+    timer = settings.timer
+    timer_label = (
+        r.t(lang, "tg-set-timer", seconds=timer) if timer else r.t(lang, "tg-set-timer-off")
+    )
+    next_timer = _next(TIMER_CHOICES, timer)
+    timer_value = "off" if next_timer is None else str(next_timer)
+    colorblind = _setting(
+        r.t(lang, "tg-set-colorblind", value=on if settings.colorblind else off),
+        "colorblind",
+        "off" if settings.colorblind else "on",
+    )
+    options = [
+        [
+            _setting(
+                r.t(
+                    lang,
+                    "tg-set-option",
+                    name=r.t(lang, f"opt-{option}"),
+                    value=on if getattr(rules, option) else off,
+                ),
+                option,
+                "off" if getattr(rules, option) else "on",
+            )
+        ]
+        for option in BOOL_OPTIONS
+    ]
+    scoring_next = Scoring.TALLY if rules.scoring is Scoring.WINNER else Scoring.WINNER
+    match_row = [
+        _setting(
+            r.t(lang, "tg-set-target", count=rules.target),
+            "target",
+            str(_next(TARGET_CHOICES, rules.target)),
+        ),
+        _setting(
+            r.t(lang, "tg-set-scoring", scoring=r.t(lang, f"scoring-{rules.scoring.value}")),
+            "scoring",
+            scoring_next.value,
+        ),
+    ]
+    creepers = _setting(
+        r.t(lang, "tg-set-creepers", value=on if rules.creepers else off),
+        "creepers",
+        "0" if rules.creepers else "4",
+    )
+    return _markup(
+        [
+            presets,
+            langs,
+            [_setting(timer_label, "timer", timer_value), colorblind],
+            *options,
+            match_row,
+            [creepers],
+        ]
+    )

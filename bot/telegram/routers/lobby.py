@@ -1,0 +1,178 @@
+"""The lobby and the game's life: /new, /join, /leave, /start, /addbot, /kill, /kick, buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.service import Notice, Outcome, UnoService, User
+from bot.telegram.callbacks import LobbyCB
+from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
+from bot.telegram.ui import TelegramUI
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+
+async def answer(message: Message, ui: TelegramUI, out: Outcome, *, info: bool = True) -> None:
+    """A command's result: the error or confirmation as a reply, and the table updated."""
+    notice = out.error or (out.info if info else None)
+    if notice is not None:
+        ui.say(message.chat.id, ui.notice(out.lang, notice), reply_to=message.message_id)
+    await ui.publish(out)
+
+
+def admin_check(
+    bot: Bot, admins: Admins, chat_id: int, user_id: int
+) -> Callable[[], Awaitable[bool]]:
+    return lambda: admins.check(bot, chat_id, user_id)
+
+
+async def new_game(message: Message, service: UnoService, ui: TelegramUI) -> None:
+    assert message.from_user is not None
+    out = await service.new_game(chat_key(message.chat.id), user_of(message.from_user))
+    if out.ok and out.table is not None:
+        await ui.remember_title(out.table.game_id, message.chat.title)
+    await answer(message, ui, out, info=False)
+
+
+async def join(message: Message, service: UnoService, ui: TelegramUI) -> None:
+    assert message.from_user is not None
+    await answer(
+        message, ui, await service.join(chat_key(message.chat.id), user_of(message.from_user))
+    )
+
+
+async def leave(message: Message, service: UnoService, ui: TelegramUI) -> None:
+    assert message.from_user is not None
+    await answer(
+        message, ui, await service.leave(chat_key(message.chat.id), user_of(message.from_user))
+    )
+
+
+async def add_bot(message: Message, service: UnoService, ui: TelegramUI) -> None:
+    assert message.from_user is not None
+    out = await service.add_bot(chat_key(message.chat.id), user_of(message.from_user))
+    await answer(message, ui, out)
+
+
+async def _start(
+    bot: Bot, admins: Admins, service: UnoService, chat_id: int, user: User
+) -> Outcome:
+    return await as_admin_if_needed(
+        lambda admin: service.start_game(chat_key(chat_id), user, is_admin=admin),
+        admin_check(bot, admins, chat_id, int(user.id)),
+        ("error-not-joined",),
+    )
+
+
+async def start(
+    message: Message, bot: Bot, service: UnoService, ui: TelegramUI, admins: Admins
+) -> None:
+    assert message.from_user is not None
+    out = await _start(bot, admins, service, message.chat.id, user_of(message.from_user))
+    await answer(message, ui, out, info=False)
+
+
+async def kill(
+    message: Message, bot: Bot, service: UnoService, ui: TelegramUI, admins: Admins
+) -> None:
+    assert message.from_user is not None
+    user = user_of(message.from_user)
+    out = await as_admin_if_needed(
+        lambda admin: service.kill(chat_key(message.chat.id), user, is_admin=admin),
+        admin_check(bot, admins, message.chat.id, message.from_user.id),
+    )
+    await answer(message, ui, out)
+
+
+async def kick(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    service: UnoService,
+    ui: TelegramUI,
+    admins: Admins,
+    lang: str,
+) -> None:
+    """/kick as a reply to the player's message, or /kick <seat number> (computer players too)."""
+    assert message.from_user is not None
+    key = chat_key(message.chat.id)
+    target: str | None = None
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        target = str(replied.from_user.id)
+    elif command.args and command.args.strip().isdigit():
+        table = (await service.table(key)).table
+        seat = int(command.args.strip())
+        if table is None:
+            ui.say(
+                message.chat.id,
+                ui.notice(lang, Notice("error-no-game")),
+                reply_to=message.message_id,
+            )
+            return
+        if not 1 <= seat <= len(table.seats):
+            ui.say(message.chat.id, ui.r.t(lang, "tg-kick-unknown"), reply_to=message.message_id)
+            return
+        target = table.seats[seat - 1].id
+    if target is None:
+        ui.say(message.chat.id, ui.r.t(lang, "tg-kick-usage"), reply_to=message.message_id)
+        return
+    user = user_of(message.from_user)
+    out = await as_admin_if_needed(
+        lambda admin: service.kick(key, user, target, is_admin=admin),
+        admin_check(bot, admins, message.chat.id, message.from_user.id),
+    )
+    await answer(message, ui, out)
+
+
+async def lobby_button(
+    callback: CallbackQuery,
+    callback_data: LobbyCB,
+    bot: Bot,
+    service: UnoService,
+    ui: TelegramUI,
+    admins: Admins,
+    lang: str,
+) -> None:
+    message = callback.message
+    if message is None:
+        await retrying(lambda: callback.answer())
+        return
+    chat_id = message.chat.id
+    key = chat_key(chat_id)
+    user = user_of(callback.from_user)
+    current = (await service.table(key)).table
+    if current is None or current.game_id != callback_data.game:
+        text = ui.notice(lang, Notice("error-no-game" if current is None else "error-stale"))
+        await retrying(lambda: callback.answer(text, show_alert=True))
+        return
+    if callback_data.act == "join":
+        out = await service.join(key, user)
+    elif callback_data.act == "addbot":
+        out = await service.add_bot(key, user)
+    elif callback_data.act == "start":
+        out = await _start(bot, admins, service, chat_id, user)
+    else:
+        out = Outcome(key, lang, error=Notice("error-stale"))
+    await ui.publish(out)
+    notice = out.error or out.info
+    reply = ui.notice(out.lang, notice) if notice is not None else None
+    await retrying(lambda: callback.answer(reply, show_alert=out.error is not None))
+
+
+def make_router() -> Router:
+    router = Router(name="lobby")
+    router.message.filter(GROUPS)
+    router.message.register(new_game, Command("new"))
+    router.message.register(join, Command("join"))
+    router.message.register(leave, Command("leave"))
+    router.message.register(add_bot, Command("addbot"))
+    router.message.register(start, Command("start"))
+    router.message.register(kill, Command("kill"))
+    router.message.register(kick, Command("kick"))
+    router.callback_query.register(lobby_button, LobbyCB.filter())
+    return router

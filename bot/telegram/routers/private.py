@@ -1,0 +1,94 @@
+"""The private chat: /start with the deep link of a game opens the player's hand there.
+
+Also the catch-all for callback data no other router parsed: refused like a stale button, with
+the player's current hands shown again.
+"""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.service import Notice, UnoService, User
+from bot.telegram.common import retrying, user_of
+from bot.telegram.ui import TelegramUI
+
+PRIVATE = F.chat.type == "private"
+DEEP_LINK = re.compile(r"g(\d{1,18})")
+GROUP_ONLY = (
+    "new",
+    "join",
+    "leave",
+    "addbot",
+    "kill",
+    "kick",
+    "settings",
+    "stats",
+    "uno",
+    "challenge",
+)
+
+
+async def _players_games(service: UnoService, user: User) -> list[int]:
+    return [
+        rec.id for rec in await service.running_games() if user.id in rec.meta.get("players", ())
+    ]
+
+
+async def start(
+    message: Message, command: CommandObject, service: UnoService, ui: TelegramUI, lang: str
+) -> None:
+    assert message.from_user is not None
+    user = user_of(message.from_user)
+    match = DEEP_LINK.fullmatch((command.args or "").strip())
+    if match is not None:
+        out = await service.hand(user, game_id=int(match[1]))
+        view = out.hands.get(user.id)
+        if view is None:
+            ui.say(message.chat.id, ui.notice(out.lang, out.error or Notice("error-no-game")))
+            return
+        await ui.show_hand(view, out.names, fresh=True)
+        return
+    games = await _players_games(service, user)
+    ui.say(message.chat.id, ui.r.t(lang, "tg-welcome-back" if games else "tg-welcome"))
+    for game_id in games:
+        out = await service.hand(user, game_id=game_id)
+        view = out.hands.get(user.id)
+        if view is not None:
+            await ui.show_hand(view, out.names, fresh=True)
+
+
+async def group_only(message: Message, ui: TelegramUI, lang: str) -> None:
+    ui.say(message.chat.id, ui.notice(lang, Notice("error-wrong-chat")))
+
+
+async def unknown_button(
+    callback: CallbackQuery, service: UnoService, ui: TelegramUI, lang: str
+) -> None:
+    """Data that does not parse: a short alert, and the player's hands as they are now."""
+    message = callback.message
+    user = user_of(callback.from_user)
+    if message is not None and message.chat.type == "private":
+        current: set[int | None] = set()
+        for game_id in await _players_games(service, user):
+            out = await service.hand(user, game_id=game_id)
+            view = out.hands.get(user.id)
+            if view is not None:
+                await ui.show_hand(view, out.names)
+                current.add(ui.hand_message_id(game_id, user.id))
+        keyboard = getattr(message, "reply_markup", None)
+        if keyboard is not None and message.message_id not in current:
+            ui.sender.remove_keyboard(message.chat.id, message.message_id)
+    text = ui.notice(lang, Notice("error-stale"))
+    await retrying(lambda: callback.answer(text, show_alert=True))
+
+
+def make_router() -> Router:
+    router = Router(name="private")
+    router.message.register(start, Command("start"), PRIVATE)
+    router.message.register(group_only, Command(*GROUP_ONLY), PRIVATE)
+    router.callback_query.register(unknown_button)
+    return router

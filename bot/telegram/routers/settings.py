@@ -1,0 +1,67 @@
+"""/settings and its keyboard: preset, language, timer, color-blind mode, every rule option."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.service import UnoService
+from bot.telegram.callbacks import SettingsCB
+from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
+from bot.telegram.keyboards import settings_keyboard
+from bot.telegram.ui import TelegramUI
+
+GROUPS = F.chat.type.in_({"group", "supergroup"})
+
+
+async def show_settings(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
+    settings = await service.settings(chat_key(message.chat.id))
+    lang = settings.lang or lang
+    text = ui.r.settings(lang, settings)
+    ui.say(message.chat.id, text, settings_keyboard(ui.r, lang, settings))
+
+
+async def change(
+    callback: CallbackQuery,
+    callback_data: SettingsCB,
+    bot: Bot,
+    service: UnoService,
+    ui: TelegramUI,
+    admins: Admins,
+    lang: str,
+) -> None:
+    message = callback.message
+    if message is None or message.chat.type not in ("group", "supergroup"):
+        await retrying(lambda: callback.answer())
+        return
+    key = chat_key(message.chat.id)
+    user = user_of(callback.from_user)
+    out = await as_admin_if_needed(
+        lambda admin: service.change_setting(
+            key, user, callback_data.key, callback_data.value, is_admin=admin
+        ),
+        lambda: admins.check(bot, message.chat.id, callback.from_user.id),
+    )
+    if out.error is not None:
+        text = ui.notice(out.lang, out.error)
+        await retrying(lambda: callback.answer(text, show_alert=True))
+        return
+    settings = await service.settings(key)
+    lang = settings.lang or out.lang
+    ui.edit(
+        message.chat.id,
+        message.message_id,
+        ui.r.settings(lang, settings),
+        settings_keyboard(ui.r, lang, settings),
+    )
+    await ui.publish(out)
+    info = None if out.info is None else ui.notice(out.lang, out.info)
+    await retrying(lambda: callback.answer(info))
+
+
+def make_router() -> Router:
+    router = Router(name="settings")
+    router.message.register(show_settings, Command("settings"), GROUPS)
+    router.callback_query.register(change, SettingsCB.filter())
+    return router

@@ -1,0 +1,393 @@
+"""Every outbound chat message goes through one queue per chat.
+
+Why one queue per chat: Telegram limits a bot to about 20 messages a minute in one group, answers
+429 with `retry_after` when a chat is flooded (aiogram never retries), and refuses an edit that
+changes nothing with 400 "message is not modified". The queue handles all three in one place:
+
+- a `Slot` is a bot message kept up to date by edits (a table, a lobby, a hand): an update that
+  arrives while an older one is still queued replaces it, so a throttled chat gets only the latest
+  state, rendered when it is actually sent; an update whose text and keyboard equal what the
+  message already shows is not sent at all;
+- plain messages (announcements, replies) keep their order and are never dropped;
+- a token bucket per group keeps any 60-second window under the group limit; a 429 blocks the
+  chat for `retry_after` seconds and the same operation is tried again (with the newest content);
+- 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
+  operation and the operation is dropped: nothing upstream breaks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import EditMessageText, SendMessage
+from aiogram.types import Message, ReplyParameters
+
+log = logging.getLogger(__name__)
+
+
+class Keyboard(str):
+    """An inline keyboard, already the JSON Telegram takes as `reply_markup`.
+
+    Built once per message state (bot.telegram.keyboards) and compared as a string; it is set on
+    the method after validation, so it reaches the request as it is.
+    """
+
+
+Content = tuple[str, Keyboard | None]
+Render = Callable[[], Content]
+OnForbidden = Callable[[int], Awaitable[None]]
+
+NETWORK_ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """At most `count` calls in any `period` seconds, `burst` of them back to back.
+
+    A token bucket holding `burst` tokens, refilled at (count - burst) / period per second: any
+    window of `period` seconds sees at most burst + (count - burst) = count calls.
+    """
+
+    count: int = 20
+    period: float = 60.0
+    burst: int = 3
+
+    def __post_init__(self) -> None:
+        if not 0 < self.burst < self.count or self.period <= 0:
+            raise ValueError("need 0 < burst < count and a positive period")
+
+    @property
+    def rate(self) -> float:
+        return (self.count - self.burst) / self.period
+
+
+DEFAULT_GROUP_LIMIT = RateLimit()
+
+
+class Bucket:
+    def __init__(self, limit: RateLimit, clock: Callable[[], float]) -> None:
+        self.limit = limit
+        self.clock = clock
+        self.tokens = float(limit.burst)
+        self.stamp = clock()
+        self.blocked_until = 0.0
+
+    def delay(self) -> float:
+        """Seconds until a call may go out (0 when it may go now)."""
+        now = self.clock()
+        self.tokens = min(
+            float(self.limit.burst), self.tokens + (now - self.stamp) * self.limit.rate
+        )
+        self.stamp = now
+        wait = max(0.0, self.blocked_until - now)
+        if self.tokens < 1.0 - 1e-6:  # (a float a hair under 1 must not spin the loop)
+            wait = max(wait, (1.0 - self.tokens) / self.limit.rate)
+        return wait
+
+    def take(self) -> None:
+        self.tokens -= 1.0
+
+    def block(self, seconds: float) -> None:
+        self.blocked_until = max(self.blocked_until, self.clock() + seconds)
+
+
+@dataclass(eq=False)
+class Slot:
+    """A bot message kept up to date by edits; sent on its first update.
+
+    `on_new_id` persists the id of a message the queue had to send (first update, or the old
+    message was deleted); `version` is the newest state submitted, so an older state that arrives
+    late (two outcomes published from different tasks) never overwrites a newer one.
+    """
+
+    chat_id: int
+    message_id: int | None = None
+    on_new_id: Callable[[int], Awaitable[None]] | None = None
+    on_forbidden: OnForbidden | None = None
+    version: int = -1
+    shown: Content | None = None
+    pending: _Op | None = None
+
+
+@dataclass(eq=False)
+class _Op:
+    chat_id: int
+    slot: Slot | None = None
+    render: Render | None = None
+    text: str = ""
+    markup: Keyboard | None = None
+    reply_to: int | None = None
+    on_forbidden: OnForbidden | None = None
+    keyboard_of: int | None = None  # remove the keyboard of this message
+    waiters: list[asyncio.Future[Any]] = field(default_factory=list)
+    rendered: tuple[Render, Content] | None = None
+
+    def content(self) -> Content:
+        """The slot's content from the newest `render`, rendered once."""
+        assert self.render is not None
+        if self.rendered is None or self.rendered[0] is not self.render:
+            self.rendered = (self.render, self.render())
+        return self.rendered[1]
+
+    def is_noop(self) -> bool:
+        slot = self.slot
+        return slot is not None and slot.message_id is not None and self.content() == slot.shown
+
+    def settle(self, result: Any) -> None:
+        for waiter in self.waiters:
+            if not waiter.done():
+                waiter.set_result(result)
+        self.waiters.clear()
+
+
+class Outbox:
+    """The queue of one chat and the task that drains it."""
+
+    def __init__(self, sender: Sender, chat_id: int, limit: RateLimit | None) -> None:
+        self.sender = sender
+        self.chat_id = chat_id
+        self.queue: deque[_Op] = deque()
+        self.bucket = None if limit is None else Bucket(limit, sender.clock)
+        self.task: asyncio.Task[None] | None = None
+
+    def push(self, op: _Op) -> None:
+        self.queue.append(op)
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._drain())
+            self.sender.tasks.add(self.task)
+            self.task.add_done_callback(self.sender.tasks.discard)
+
+    async def _drain(self) -> None:
+        while self.queue:
+            op = self.queue[0]
+            if self.bucket is not None and not op.is_noop():
+                # While this waits, newer states of the same message replace op.render.
+                while (wait := self.bucket.delay()) > 0:
+                    await asyncio.sleep(wait)
+            self.queue.popleft()
+            if op.slot is not None and op.slot.pending is op:
+                op.slot.pending = None
+            try:
+                await self._run(op)
+            except Exception:  # never let one message stop the chat's queue
+                log.exception("sending to chat %s failed", self.chat_id)
+                op.settle(None)
+        if self.bucket is None and self.sender.outboxes.get(self.chat_id) is self:
+            del self.sender.outboxes[self.chat_id]  # a private chat's queue holds no state
+
+    def _superseded(self, op: _Op) -> bool:
+        return op.slot is not None and op.slot.pending is not None and op.slot.pending is not op
+
+    async def _run(self, op: _Op) -> None:
+        network_failures = 0
+        while True:
+            try:
+                result = await self._call(op)
+            except TelegramRetryAfter as exc:
+                log.warning("chat %s flooded: retry after %s s", self.chat_id, exc.retry_after)
+                if self.bucket is not None:
+                    self.bucket.block(exc.retry_after)
+                await asyncio.sleep(exc.retry_after)
+                if self._superseded(op):
+                    # A newer state of this message is queued: it replaces this one.
+                    assert op.slot is not None and op.slot.pending is not None
+                    op.slot.pending.waiters.extend(op.waiters)
+                    return
+                continue
+            except TelegramForbiddenError:
+                callback = op.on_forbidden or (op.slot.on_forbidden if op.slot else None)
+                if callback is not None:
+                    await callback(self.chat_id)
+                op.settle(None)
+                return
+            except TelegramBadRequest as exc:
+                text = exc.message.lower()
+                if "not modified" in text:
+                    if op.slot is not None and op.render is not None:
+                        op.slot.shown = op.content()
+                    op.settle(True)
+                    return
+                if (
+                    op.slot is not None
+                    and op.slot.message_id is not None
+                    and ("message to edit not found" in text or "can't be edited" in text)
+                ):
+                    op.slot.message_id = None  # deleted by the user: send a new one
+                    op.slot.shown = None
+                    continue
+                if op.reply_to is not None and "replied not found" in text:
+                    op.reply_to = None
+                    continue
+                log.warning("chat %s refused a message: %s", self.chat_id, exc.message)
+                op.settle(None)
+                return
+            except (TelegramNetworkError, TelegramServerError, TimeoutError) as exc:
+                network_failures += 1
+                if network_failures >= NETWORK_ATTEMPTS:
+                    log.error("giving up a message to chat %s: %s", self.chat_id, exc)
+                    op.settle(None)
+                    return
+                await asyncio.sleep(0.5 * 2**network_failures)
+                continue
+            op.settle(result)
+            return
+
+    def _spend(self) -> None:
+        if self.bucket is not None:
+            self.bucket.take()
+
+    async def _call(self, op: _Op) -> Any:
+        bot = self.sender.bot
+        if op.keyboard_of is not None:
+            self._spend()
+            return await bot.edit_message_reply_markup(
+                chat_id=self.chat_id, message_id=op.keyboard_of, reply_markup=None
+            )
+        slot = op.slot
+        if slot is None:
+            reply = None if op.reply_to is None else ReplyParameters(message_id=op.reply_to)
+            self._spend()
+            return await bot(
+                _with_keyboard(
+                    SendMessage(chat_id=self.chat_id, text=op.text, reply_parameters=reply),
+                    op.markup,
+                )
+            )
+        content = op.content()
+        if slot.message_id is not None and content == slot.shown:
+            return True
+        text, markup = content
+        self._spend()
+        if slot.message_id is None:
+            message = await bot(
+                _with_keyboard(SendMessage(chat_id=self.chat_id, text=text), markup)
+            )
+            slot.message_id = message.message_id
+            slot.shown = content
+            if slot.on_new_id is not None:
+                await slot.on_new_id(message.message_id)
+            return message
+        edit = EditMessageText(chat_id=self.chat_id, message_id=slot.message_id, text=text)
+        await bot(_with_keyboard(edit, markup))
+        slot.shown = content
+        return True
+
+
+M = TypeVar("M", SendMessage, EditMessageText)
+
+
+def _with_keyboard(method: M, keyboard: Keyboard | None) -> M:
+    """The method with its keyboard set after validation: the JSON goes out as it is."""
+    if keyboard is not None:
+        method.reply_markup = keyboard  # type: ignore[assignment]
+    return method
+
+
+class Sender:
+    """One `Outbox` per chat; groups (negative ids) are rate limited by `group_limit`."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        group_limit: RateLimit | None = DEFAULT_GROUP_LIMIT,
+        private_limit: RateLimit | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.bot = bot
+        self.group_limit = group_limit
+        self.private_limit = private_limit
+        self.clock = clock
+        self.outboxes: dict[int, Outbox] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def _outbox(self, chat_id: int) -> Outbox:
+        box = self.outboxes.get(chat_id)
+        if box is None:
+            limit = self.group_limit if chat_id < 0 else self.private_limit
+            box = self.outboxes[chat_id] = Outbox(self, chat_id, limit)
+        return box
+
+    def _future(self, op: _Op) -> asyncio.Future[Any]:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        op.waiters.append(future)
+        return future
+
+    def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: Keyboard | None = None,
+        *,
+        reply_to: int | None = None,
+        on_forbidden: OnForbidden | None = None,
+    ) -> asyncio.Future[Message | None]:
+        """Queue a new message; the future gives the sent message (None if it was refused)."""
+        op = _Op(chat_id, text=text, markup=markup, reply_to=reply_to, on_forbidden=on_forbidden)
+        future = self._future(op)
+        self._outbox(chat_id).push(op)
+        return future
+
+    def update(self, slot: Slot, render: Render, version: int = 0) -> asyncio.Future[Any]:
+        """Show `render()` in the slot's message, replacing any update still queued for it."""
+        loop_future: asyncio.Future[Any]
+        if version < slot.version:
+            loop_future = asyncio.get_running_loop().create_future()
+            loop_future.set_result(None)  # an older state than the one already submitted
+            return loop_future
+        slot.version = version
+        if slot.pending is not None:
+            slot.pending.render = render
+            return self._future(slot.pending)
+        op = _Op(slot.chat_id, slot=slot, render=render)
+        slot.pending = op
+        loop_future = self._future(op)
+        self._outbox(slot.chat_id).push(op)
+        return loop_future
+
+    def remove_keyboard(self, chat_id: int, message_id: int) -> asyncio.Future[Any]:
+        op = _Op(chat_id, keyboard_of=message_id)
+        future = self._future(op)
+        self._outbox(chat_id).push(op)
+        return future
+
+    def busy(self) -> bool:
+        return any(box.queue for box in self.outboxes.values()) or any(
+            not t.done() for t in self.tasks
+        )
+
+    async def drain(self, timeout: float | None = None) -> None:
+        """Wait until every queue is empty (tests, shutdown)."""
+        async with asyncio.timeout(timeout):
+            while self.tasks:
+                await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Deliver what is queued (up to `timeout`), then stop."""
+        with contextlib.suppress(TimeoutError):
+            await self.drain(timeout)
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        # Anyone still waiting learns that nothing more will be sent.
+        for box in self.outboxes.values():
+            for op in box.queue:
+                op.settle(None)
+            box.queue.clear()

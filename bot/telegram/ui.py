@@ -1,0 +1,313 @@
+"""Outcomes of the service into Telegram messages: one table per game, one hand per player.
+
+Every path that changes a game (a command, a button, the timer loop) ends in `publish`, so the
+group and the private chats look the same whoever moved. Message ids live in the storage's refs
+(`tg:lobby`, `tg:table`, `tg:hand:<user>`, plus `tg:title`), so a restarted bot keeps editing the
+same messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from bot.render import Renderer
+from bot.service import Notice, Outcome, UnoService
+from bot.telegram.common import chat_id_of, chat_key
+from bot.telegram.keyboards import colors_keyboard, hand_keyboard, link_keyboard, lobby_keyboard
+from bot.telegram.sender import Content, Keyboard, Sender, Slot
+from bot.views import Choice, HandView, TableView
+from core.events import CardsDrawn, HandRevealed
+
+log = logging.getLogger(__name__)
+
+LOBBY = "tg:lobby"
+TABLE = "tg:table"
+TITLE = "tg:title"
+HAND = "tg:hand:"
+ENDED = ("finished", "killed")
+
+
+def hand_ref(player: str) -> str:
+    return HAND + player
+
+
+@dataclass
+class _Game:
+    """What the adapter remembers of one game between updates."""
+
+    refs: dict[str, str]
+    slots: dict[str, Slot] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
+    lang: str = "ru"
+    chat_id: int = 0
+    dm_closed: set[str] = field(default_factory=set)  # players told to open the private chat
+    lobby_retired: bool = False
+
+
+class TelegramUI:
+    def __init__(
+        self,
+        service: UnoService,
+        renderer: Renderer,
+        sender: Sender,
+        username: str,
+        *,
+        wait: float = 2.0,
+    ) -> None:
+        self.service = service
+        self.r = renderer
+        self.sender = sender
+        self.username = username
+        self.wait = wait  # how long a handler waits for its messages before answering
+        self._games: dict[int, _Game] = {}
+        self._loading: dict[int, asyncio.Future[_Game]] = {}
+        self._messages: dict[tuple[int, int], Slot] = {}
+
+    # ------------------------------------------------------------------ refs and slots
+
+    def link(self, game_id: int) -> str:
+        """The deep link that opens the private chat and shows the player's hand."""
+        return f"https://t.me/{self.username}?start=g{game_id}"
+
+    async def _game(self, game_id: int) -> _Game:
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = asyncio.get_running_loop().create_future()
+            self._loading[game_id] = loading
+            try:
+                refs = await self.service.storage.refs(game_id)
+                game = self._games.setdefault(game_id, _Game(dict(refs)))
+                loading.set_result(game)
+            except BaseException as exc:
+                loading.set_exception(exc)
+                raise
+            finally:
+                del self._loading[game_id]
+            return game
+        return await loading
+
+    async def _put_ref(self, game_id: int, key: str, value: str) -> None:
+        game = self._games.get(game_id)
+        if game is not None:
+            game.refs[key] = value
+        await self.service.storage.put_ref(game_id, key, value)
+
+    def _slot(self, game_id: int, game: _Game, key: str, chat_id: int) -> Slot:
+        slot = game.slots.get(key)
+        if slot is None:
+            stored = game.refs.get(key)
+            slot = Slot(
+                chat_id,
+                int(stored) if stored else None,
+                on_new_id=lambda mid: self._put_ref(game_id, key, str(mid)),
+            )
+            game.slots[key] = slot
+        return slot
+
+    async def remember_title(self, game_id: int, title: str | None) -> None:
+        if title:
+            game = await self._game(game_id)
+            if game.refs.get(TITLE) != title:
+                await self._put_ref(game_id, TITLE, title)
+
+    def chat_key_of(self, game_id: int) -> str | None:
+        """The service's chat key of a game this adapter has shown (None: not known yet)."""
+        game = self._games.get(game_id)
+        return chat_key(game.chat_id) if game is not None and game.chat_id else None
+
+    def forget(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    # ------------------------------------------------------------------ publishing
+
+    async def publish(self, out: Outcome, *, wait: bool = True) -> None:
+        """Show an outcome: the table, the changed hands, announcements, private texts."""
+        chat_id = chat_id_of(out.chat_key)
+        if chat_id is None:
+            return
+        # Only the private chats are waited for: a group edit may wait for the group's rate
+        # limit, and nobody should see a spinning button because of it.
+        futures: list[asyncio.Future[Any]] = []
+        if out.table is not None:
+            await self.show_table(out.table, out.names)
+        for player, view in out.hands.items():
+            notes = [
+                text
+                for e in out.private_events(player)
+                if isinstance(e, CardsDrawn)
+                and (text := self.r.event(out.lang, e, out.names, view.colorblind, viewer=player))
+            ]
+            futures.append(await self.show_hand(view, out.names, notes=notes))
+        for event in out.events:
+            if isinstance(event, HandRevealed) and event.viewer.isdigit():
+                text = self.r.event(out.lang, event, out.names, viewer=event.viewer)
+                if text:  # the challenged hand: to the challenger's private chat only
+                    futures.append(self.sender.send(int(event.viewer), text))
+        texts = self.r.announcements(out)
+        if texts:
+            self.sender.send(chat_id, "\n\n".join(texts))
+        if wait and futures:
+            await asyncio.wait(futures, timeout=self.wait)
+
+    async def settle(self, future: asyncio.Future[Any]) -> None:
+        """Wait (a little) until a private chat shows what was just submitted."""
+        await asyncio.wait([future], timeout=self.wait)
+
+    async def show_table(self, view: TableView, names: Mapping[str, str]) -> asyncio.Future[Any]:
+        chat_id = chat_id_of(view.chat_key)
+        assert chat_id is not None
+        game = await self._game(view.game_id)
+        game.names, game.lang, game.chat_id = dict(names), view.lang, chat_id
+        names = game.names
+        r = self.r
+        if view.top is None:  # a lobby, or a lobby that was cancelled
+            slot = self._slot(view.game_id, game, LOBBY, chat_id)
+            markup = lobby_keyboard(r, view.lang, view.game_id) if view.status == "lobby" else None
+
+            def render() -> Content:
+                return r.lobby(view, names), markup
+
+        else:
+            slot = self._slot(view.game_id, game, TABLE, chat_id)
+            lobby = game.refs.get(LOBBY)
+            if lobby and not game.lobby_retired and slot.message_id is None:
+                game.lobby_retired = True  # its buttons would only be refused now
+                self.sender.remove_keyboard(chat_id, int(lobby))
+            markup = None
+            if view.status == "running":
+                markup = link_keyboard(r.t(view.lang, "btn-my-cards"), self.link(view.game_id))
+
+            def render() -> Content:
+                return r.table(view, names), markup
+
+        future = self.sender.update(slot, render, view.version)
+        if view.status in ENDED:
+            future.add_done_callback(lambda _: self.forget(view.game_id))
+        return future
+
+    def _hand_text(self, game: _Game, view: HandView, names: Mapping[str, str]) -> str:
+        parts = []
+        title = game.refs.get(TITLE)
+        if title:
+            parts.append(self.r.t(view.lang, "tg-hand-chat", chat=title))
+        parts.append(self.r.hand(view, names))
+        return "\n\n".join(parts)
+
+    async def _hand_slot(self, view: HandView, names: Mapping[str, str]) -> tuple[_Game, Slot]:
+        game = await self._game(view.game_id)
+        if not game.chat_id:  # a hand shown before any table (after a restart)
+            game.chat_id, game.lang, game.names = (
+                chat_id_of(view.chat_key) or 0,
+                view.lang,
+                dict(names),
+            )
+        slot = self._slot(view.game_id, game, hand_ref(view.player), int(view.player))
+        slot.on_forbidden = partial(self._dm_forbidden, view.game_id, view.player)
+        return game, slot
+
+    async def show_hand(
+        self,
+        view: HandView,
+        names: Mapping[str, str],
+        *,
+        notes: list[str] | None = None,
+        fresh: bool = False,
+    ) -> asyncio.Future[Any]:
+        """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom)."""
+        game, slot = await self._hand_slot(view, names)
+        if fresh:
+            game.dm_closed.discard(view.player)
+            if slot.message_id is not None:
+                self.sender.remove_keyboard(slot.chat_id, slot.message_id)
+                slot.message_id, slot.shown = None, None
+        elif view.player in game.dm_closed:
+            return _done()
+        names = dict(names)
+        lines = list(notes or ())
+
+        def render() -> Content:
+            text = self._hand_text(game, view, names)
+            if lines:
+                text = "\n".join(lines) + "\n\n" + text
+            return text, hand_keyboard(self.r, view)
+
+        return self.sender.update(slot, render, view.version)
+
+    async def show_colors(
+        self, view: HandView, names: Mapping[str, str], choice: Choice
+    ) -> asyncio.Future[Any]:
+        """The four colors of a wild card, in place of the hand's keyboard."""
+        game, slot = await self._hand_slot(view, names)
+        names = dict(names)
+        card = choice.action.card
+        assert card is not None
+
+        def render() -> Content:
+            label = self.r.card(view.lang, card, view.colorblind)
+            title = self.r.t(view.lang, "tg-colors-title", card=label)
+            text = self._hand_text(game, view, names) + "\n\n" + title
+            return text, colors_keyboard(self.r, view, choice)
+
+        return self.sender.update(slot, render, view.version)
+
+    def hand_message_id(self, game_id: int, player: str) -> int | None:
+        game = self._games.get(game_id)
+        slot = None if game is None else game.slots.get(hand_ref(player))
+        if slot is not None:
+            return slot.message_id
+        stored = None if game is None else game.refs.get(hand_ref(player))
+        return int(stored) if stored else None
+
+    async def _dm_forbidden(self, game_id: int, player: str, _chat_id: int) -> None:
+        """A player never opened the private chat: tell the group once, with a deep link."""
+        game = await self._game(game_id)
+        if player in game.dm_closed or not game.chat_id:
+            return
+        game.dm_closed.add(player)
+        lang = game.lang
+        name = self.r.name(lang, player, game.names)
+        text = self.r.t(lang, "error-dm-closed", name=name)
+        markup = link_keyboard(self.r.t(lang, "btn-open-dm"), self.link(game_id))
+        self.sender.send(game.chat_id, text, markup)
+
+    # ------------------------------------------------------------------ plain messages
+
+    def notice(self, lang: str, notice: Notice) -> str:
+        return self.r.notice(lang, notice)
+
+    def say(
+        self,
+        chat_id: int,
+        text: str,
+        markup: Keyboard | None = None,
+        *,
+        reply_to: int | None = None,
+    ) -> asyncio.Future[Any]:
+        return self.sender.send(chat_id, text, markup, reply_to=reply_to)
+
+    def edit(
+        self, chat_id: int, message_id: int, text: str, markup: Keyboard | None
+    ) -> asyncio.Future[Any]:
+        """Edit a message that is not a game's (the settings message), coalesced like one."""
+        key = (chat_id, message_id)
+        slot = self._messages.get(key)
+        if slot is None:
+            if len(self._messages) > 1000:
+                self._messages.clear()
+            slot = self._messages[key] = Slot(chat_id, message_id)
+        content: Content = (text, markup)
+        return self.sender.update(slot, lambda: content, slot.version)
+
+
+def _done() -> asyncio.Future[Any]:
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    future.set_result(None)
+    return future

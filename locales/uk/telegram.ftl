@@ -1,0 +1,34 @@
+# Telegram only: the private chat, the settings keyboard and the adapter's own answers.
+
+tg-welcome =
+    Привіт! Я веду гру в УНО в групових чатах.
+    Додайте мене до групи й почніть гру командою /new. Тут, в особистих повідомленнях, я показую ваші картки та кнопки для ходу.
+tg-welcome-back = Ось ваші картки в поточних іграх.
+tg-hand-chat = Гра в чаті «{ $chat }»
+tg-kick-usage = Щоб вилучити гравця, дайте відповідь командою /kick на його повідомлення або вкажіть номер його місця після команди.
+tg-kick-unknown = На цьому місці ніхто не сидить.
+tg-error = Щось пішло не так. Спробуйте ще раз.
+tg-private-only = Ця кнопка працює лише в особистому чаті з ботом.
+tg-colors-title = 🎨 Оберіть колір для картки { $card }:
+tg-cmd-start-private = Показати мої картки
+
+## The settings keyboard
+
+tg-set-selected = ✅ { $label }
+tg-set-option = { $name }: { $value }
+tg-set-timer = ⏱ Таймер: { $seconds ->
+    [one] { $seconds } секунда
+    [few] { $seconds } секунди
+    [many] { $seconds } секунд
+   *[other] { $seconds } секунди
+}
+tg-set-timer-off = ⏱ Таймер: вимкнено
+tg-set-colorblind = 👁 Для дальтоніків: { $value }
+tg-set-target = 🏁 Гра до { $count ->
+    [one] { $count } очка
+    [few] { $count } очок
+    [many] { $count } очок
+   *[other] { $count } очка
+}
+tg-set-scoring = 🧮 Підрахунок: { $scoring }
+tg-set-creepers = 💥 Кріпери: { $value }

@@ -1,0 +1,193 @@
+"""Lobby, settings, admins, information commands and the command menus, end to end."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import COMMANDS
+from tests.telegram.conftest import Harness
+
+
+async def test_lobby_by_commands_and_buttons(harness: Harness) -> None:
+    h = harness
+    a, b, d, g = h.users
+    await h.say(a, "/new")
+    lobby = h.api.last_message(h.group.id)
+    assert lobby.plain_text.startswith(h.r.t("ru", "lobby-title"))
+    labels = [btn["text"] for btn in lobby.buttons]
+    assert labels == [h.r.t("ru", f"btn-{x}") for x in ("join", "addbot", "start")]
+    answer = await h.press_button(b, h.r.t("ru", "btn-join"))
+    assert (answer.text, answer.show_alert) == (
+        h.r.t("ru", "info-joined", name=b.first_name),
+        False,
+    )
+    again = await h.press_button(b, h.r.t("ru", "btn-join"))
+    assert (again.text, again.show_alert) == (h.r.t("ru", "error-already-joined"), True)
+    await h.say(d, "/join")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t(
+        "ru", "info-joined", name=d.first_name
+    )
+    await h.press_button(a, h.r.t("ru", "btn-addbot"))
+    await h.settle()
+    lobby = h.api.message(h.group.id, lobby.message_id)
+    assert "4 игрока" in lobby.plain_text and h.r.t("ru", "bot-name", number=1) in lobby.plain_text
+    # Gleb is not a player: he may not start the game.
+    refused = await h.press_button(g, h.r.t("ru", "btn-start"))
+    assert (refused.text, refused.show_alert) == (h.r.t("ru", "error-not-joined"), True)
+    await h.say(d, "/leave")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "info-left", name=d.first_name)
+    started = await h.press_button(b, h.r.t("ru", "btn-start"))
+    assert started.text is None
+    await h.settle()
+    # The lobby's buttons are gone; the table has the link to the private chat.
+    assert h.api.message(h.group.id, lobby.message_id).buttons == []
+    table = await h.table()
+    assert table.buttons[0]["url"].endswith(f"?start=g{await h.game_id()}")
+    assert h.r.t("ru", "table-title", round=1) in table.plain_text
+    # An old lobby button after the start: refused, nothing changes.
+    late = await h.press(g, h.group, lobby.message_id, f"l:{await h.game_id()}:join", strict=False)
+    assert late.show_alert and late.text == h.r.t("ru", "error-game-running")
+    await h.say(g, "/join")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "error-game-running")
+
+
+async def test_admins_kick_and_kill(harness: Harness) -> None:
+    h = harness
+    a, b, d, g = h.users
+    h.api.set_admins(h.group, [g])
+    await h.say(a, "/new")
+    joined = await h.say(b, "/join")
+    await h.say(d, "/join")
+    await h.say(d, "/kick", reply_to=joined.message_id)  # not the creator, not an admin
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "error-not-allowed")
+    await h.say(a, "/kick", reply_to=joined.message_id)
+    assert h.api.last_message(h.group.id).plain_text == h.r.t(
+        "ru", "info-kicked", name=b.first_name
+    )
+    await h.say(a, "/kick")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "tg-kick-usage")
+    await h.say(a, "/kick 7")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "tg-kick-unknown")
+    await h.say(a, "/addbot")
+    await h.say(g, "/kick 3")  # an admin kicks the computer player by its seat
+    robot = h.r.t("ru", "bot-name", number=1)
+    assert robot not in h.api.message(h.group.id, 1).plain_text
+    await h.say(d, "/kill")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "error-not-allowed")
+    members = [c for c in h.api.calls("getChatMember") if c.ok]
+    await h.say(g, "/start")  # an admin starts a game he did not join
+    assert (await h.game()).players == [str(a.id), str(d.id)]
+    await h.say(g, "/kill")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "info-killed")
+    assert h.r.t("ru", "table-killed") in h.api.message(h.group.id, (await _table_id(h))).plain_text
+    assert len([c for c in h.api.calls("getChatMember") if c.ok]) == len(members)  # cached
+
+
+async def _table_id(h: Harness) -> int:
+    assert h.storage is not None
+    games = [r for r in await h.storage.active_games()]
+    assert games == []
+    value = None
+    for game_id in range(1, 5):
+        value = await h.storage.get_ref(game_id, "tg:table") or value
+    assert value is not None
+    return int(value)
+
+
+async def test_settings_keyboard(harness: Harness) -> None:
+    h = harness
+    a, b, _, _ = h.users
+    await h.say(a, "/settings")
+    msg = h.api.last_message(h.group.id)
+    assert msg.plain_text == h.r.settings("ru", await h.svc.settings(f"tg:{h.group.id}"))
+    data = [btn["callback_data"] for btn in msg.buttons]
+    assert {"s:preset:house", "s:lang:uk", "s:timer:120", "s:colorblind:on", "s:jump_in:on"} <= set(
+        data
+    )
+    assert all(len(d.encode()) <= 64 for d in data)
+    saved = h.r.t("ru", "info-settings-saved")
+    for key, value in (
+        ("preset", "house"),
+        ("jump_in", "off"),
+        ("timer", "120"),
+        ("colorblind", "on"),
+    ):
+        answer = await h.press(a, h.group, msg.message_id, f"s:{key}:{value}")
+        assert answer.text == saved
+        await h.settle()
+    await h.settle()
+    settings = await h.svc.settings(f"tg:{h.group.id}")
+    assert (settings.preset, settings.timer, settings.colorblind) == ("house", 120, True)
+    assert not settings.rules().jump_in and settings.rules().pass_draw_two
+    assert h.api.message(h.group.id, msg.message_id).plain_text == h.r.settings("ru", settings)
+    # A running game: only its creator (or an admin) changes the settings.
+    await h.new_game(players=2)
+    refused = await h.press(b, h.group, msg.message_id, "s:timer:30", strict=False)
+    assert (refused.text, refused.show_alert) == (h.r.t("ru", "error-not-allowed"), True)
+    bad = await h.press(a, h.group, msg.message_id, "s:timer:7", strict=False)
+    assert (bad.text, bad.show_alert) == (h.r.t("ru", "error-bad-setting"), True)
+    # Color-blind mode reaches the hands: every color also has its letter.
+    hand = await h.hand(a)
+    assert (
+        "🟥▲К" in hand.plain_text
+        or "🟨●Ж" in hand.plain_text
+        or "🟩■З" in hand.plain_text
+        or "🟦◆С" in hand.plain_text
+    )
+    # Switching the language re-renders the settings message and the table in Ukrainian.
+    answer = await h.press(a, h.group, msg.message_id, "s:lang:uk", strict=False)
+    assert answer.text == h.r.t("uk", "info-settings-saved")
+    await h.settle()
+    assert h.api.message(h.group.id, msg.message_id).plain_text.startswith(
+        h.r.t("uk", "settings-title")
+    )
+    assert h.r.t("uk", "table-title", round=1) in (await h.table()).plain_text
+
+
+async def test_information_commands(harness: Harness) -> None:
+    h = harness
+    a = h.users[0]
+    await h.say(a, "/help")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "help-text")
+    await h.say(a, "/rules")
+    settings = await h.svc.settings(f"tg:{h.group.id}")
+    assert h.api.last_message(h.group.id).plain_text == h.r.rules_text("ru", settings)
+    await h.say(a, "/stats")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "stats-empty")
+    # In the private chat: help, rules, a welcome; group commands are refused.
+    await h.say(a, "/start", chat=a.id)
+    assert h.api.last_message(a.id).plain_text == h.r.t("ru", "tg-welcome")
+    await h.say(a, "/help", chat=a.id)
+    assert h.api.last_message(a.id).plain_text == h.r.t("ru", "help-text")
+    for command in ("/new", "/uno", "/stats"):
+        await h.say(a, command, chat=a.id)
+        assert h.api.last_message(a.id).plain_text == h.r.t("ru", "error-wrong-chat")
+
+
+async def test_welcome_shows_running_hands(harness: Harness) -> None:
+    h = harness
+    a = h.users[0]
+    await h.new_game(players=2)
+    before = (await h.hand(a)).message_id
+    await h.say(a, "/start", chat=a.id)
+    texts = [m.plain_text for m in h.api.messages(a.id) if m.from_bot]
+    assert h.r.t("ru", "tg-welcome-back") in texts
+    hand = await h.hand(a)
+    assert hand.message_id > before  # a fresh hand at the bottom; the old one lost its buttons
+    assert h.api.message(a.id, before).buttons == []
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+async def test_command_menus_in_both_languages(harness: Harness, lang: str) -> None:
+    h = harness
+    for scope in ("all_group_chats", "default"):
+        commands = h.api.my_commands(scope, lang)
+        assert commands is not None
+        assert [c["command"] for c in commands] == list(COMMANDS)
+        assert [c["description"] for c in commands] == [
+            h.r.i18n.command_description(lang, c) for c in COMMANDS
+        ]
+    private = h.api.my_commands("all_private_chats", lang)
+    assert private is not None and [c["command"] for c in private] == ["start", "help", "rules"]
+    assert private[0]["description"] == h.r.t(lang, "tg-cmd-start-private")
+    assert h.api.my_commands("all_group_chats", "") == h.api.my_commands("all_group_chats", "ru")
