@@ -17,20 +17,8 @@ from functools import partial
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot, Dispatcher
+from aiogram import methods as tg
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.methods import (
-    AnswerCallbackQuery,
-    DeleteMessage,
-    DeleteWebhook,
-    EditMessageReplyMarkup,
-    EditMessageText,
-    GetChatMember,
-    GetMe,
-    GetUpdates,
-    SendMessage,
-    SetMyCommands,
-    SetWebhook,
-)
 from aiogram.methods.base import Response
 from aiogram.types import (
     BotCommand,
@@ -72,17 +60,17 @@ _RESPONSES: list[Any] = []
 def _keep_response_models() -> None:
     if not _RESPONSES:
         methods = (
-            AnswerCallbackQuery,
-            DeleteMessage,
-            DeleteWebhook,
-            EditMessageReplyMarkup,
-            EditMessageText,
-            GetChatMember,
-            GetMe,
-            GetUpdates,
-            SendMessage,
-            SetMyCommands,
-            SetWebhook,
+            tg.AnswerCallbackQuery,
+            tg.DeleteMessage,
+            tg.DeleteWebhook,
+            tg.EditMessageReplyMarkup,
+            tg.EditMessageText,
+            tg.GetChatMember,
+            tg.GetMe,
+            tg.GetUpdates,
+            tg.SendMessage,
+            tg.SetMyCommands,
+            tg.SetWebhook,
         )
         _RESPONSES.extend(Response[m.__returning__] for m in methods)  # type: ignore[name-defined]
 
