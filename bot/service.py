@@ -158,6 +158,14 @@ class UnoService:
     async def settings(self, chat_key: str) -> ChatSettings:
         return ChatSettings.from_dict(await self.storage.get_settings(chat_key))
 
+    async def personal(self, user_key: str) -> dict[str, Any]:
+        """A person's own choices (e.g. hands by DM), stored apart from any chat's settings."""
+        return await self.storage.get_settings(f"user:{user_key}") or {}
+
+    async def set_personal(self, user_key: str, **values: Any) -> None:
+        data = {**await self.personal(user_key), **values}
+        await self.storage.put_settings(f"user:{user_key}", data)
+
     async def lang(self, chat_key: str, hint: str | None = None) -> str:
         lang = (await self.settings(chat_key)).lang
         return lang or _lang(hint)

@@ -157,6 +157,16 @@ class Controller:
         text = self.r.settings(lang, settings) + "\n\n" + self.r.t(lang, "dc-settings-hint")
         return fit(self.localize(lang, text)), layout.settings_view(lang, settings, self.r)
 
+    async def wants_dm(self, player: str, settings: ChatSettings) -> bool:
+        """Whether `player` gets their hand by DM: their own choice, else the channel's default."""
+        own = (await self.service.personal(f"dc:{player}")).get("dm_hands")
+        return settings.dm_hands if own is None else bool(own)
+
+    async def panel_settings(self, key: str, player: str) -> ChatSettings:
+        """The settings as this member's panel shows them: "cards by DM" is their own."""
+        settings = await self.service.settings(key)
+        return dataclasses.replace(settings, dm_hands=await self.wants_dm(player, settings))
+
     # ------------------------------------------------------------------ who and where
 
     @staticmethod
@@ -287,7 +297,9 @@ class Controller:
                 continue
             notes = self.private_notes(out, player, hand.colorblind)
             try:
-                if settings.dm_hands and await self.dm_hand(hand, out.names, notes):
+                if await self.wants_dm(player, settings) and await self.dm_hand(
+                    hand, out.names, notes
+                ):
                     continue
                 await self.refresh_live(hand, out.names, notes)
             except Exception:
@@ -384,7 +396,11 @@ class Controller:
                 await reply.send(self.notice(lang, out.error or Notice("error-not-in-game")))
                 return
             settings = await self.service.settings(out.chat_key)
-            by_dm = settings.dm_hands and hand.status == "running" and not hand.left
+            by_dm = (
+                await self.wants_dm(user.id, settings)
+                and hand.status == "running"
+                and not hand.left
+            )
             if by_dm and await reply.run(self.dm_hand(hand, out.names)):
                 await reply.send(self.t(lang, "dc-hand-sent-dm"))
                 return
@@ -460,7 +476,7 @@ class Controller:
                 await reply.update(content, view)
                 self.remember(hand, reply.live(None))
                 settings = await self.service.settings(out.chat_key)
-                if not (settings.dm_hands and interaction.guild is not None):
+                if not (await self.wants_dm(user.id, settings) and interaction.guild is not None):
                     skip.add(user.id)
             else:
                 await reply.update("\n\n".join(notes) or self.t(lang, "hand-left"), None)
@@ -474,7 +490,7 @@ class Controller:
             content, view = self.hand_message(hand, out.names, notes)
             message_id = await reply.send(content, view=view)
             self.remember(hand, reply.live(message_id))
-            if not (await self.service.settings(out.chat_key)).dm_hands:
+            if not await self.wants_dm(user.id, await self.service.settings(out.chat_key)):
                 skip.add(user.id)  # that message is the hand; by DM, the DM follows too
         await self.publish(out, announce=False, skip=skip)
 
@@ -513,6 +529,14 @@ class Controller:
             key = chat_key(interaction.channel_id)
             user = self.user(interaction)
             setting = value if menu == "toggle" else menu
+            if setting == "dm_hands":
+                # A personal choice: every member decides where their own hand goes.
+                own = not await self.wants_dm(user.id, await self.service.settings(key))
+                await reply.run(self.service.set_personal(f"dc:{user.id}", dm_hands=own))
+                lang = await self.lang(key, interaction)
+                content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
+                await reply.update(content, view)
+                return
             if menu == "toggle":
                 if value not in layout.TOGGLES:
                     raise ValueError(f"unknown switch {value!r}")
@@ -526,7 +550,7 @@ class Controller:
                 update=True,
             )
             lang = await self.lang(key, interaction)
-            content, view = self.settings_message(lang, await self.service.settings(key))
+            content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
             if out.error is not None:
                 content = fit(self.notice(lang, out.error) + "\n\n" + content)
             await reply.update(content, view)
@@ -628,7 +652,8 @@ class Controller:
         async def handle(reply: Reply) -> None:
             key = chat_key(interaction.channel_id)
             lang = await self.lang(key, interaction)
-            content, view = self.settings_message(lang, await self.service.settings(key))
+            panel = await self.panel_settings(key, str(interaction.user.id))
+            content, view = self.settings_message(lang, panel)
             await reply.send(content, view=view)
 
         await self._answer(interaction, handle)

@@ -584,12 +584,26 @@ async def test_restart_mid_round_keeps_the_buttons_working(
 
 async def test_hands_by_direct_message_and_closed_dms(make_table: Callable[..., Any]) -> None:
     async with make_table() as t:
-        anya, borya, vika, _ = t.users
-        panel = (await t.slash(anya, "settings")).original
-        assert panel is not None and panel.is_ephemeral
-        await t.select(anya, panel, "uno:s:toggle", "dm_hands")
-        assert (await t.service.settings(t.chat)).dm_hands
-        assert RENDERER.t("ru", "dc-opt-state", value=RENDERER.t("ru", "value-on")) in panel.text
+        anya, borya, vika, gleb = t.users
+        on = RENDERER.t("ru", "dc-opt-state", value=RENDERER.t("ru", "value-on"))
+        off = RENDERER.t("ru", "dc-opt-state", value=RENDERER.t("ru", "value-off"))
+
+        def dm_state(panel: StoredMessage) -> str:
+            toggles = panel.find(custom_id="uno:s:toggle")
+            assert toggles is not None
+            (option,) = [o for o in toggles["options"] if o["value"] == "dm_hands"]
+            return str(option["description"])
+
+        # "Cards in private messages" is each player's own choice, open to every member.
+        for user in (anya, borya, vika):
+            panel = (await t.slash(user, "settings")).original
+            assert panel is not None and panel.is_ephemeral and dm_state(panel) == off
+            await t.select(user, panel, "uno:s:toggle", "dm_hands")
+            assert dm_state(panel) == on
+            assert (await t.service.personal(f"dc:{t.uid(user)}"))["dm_hands"] is True
+        assert not (await t.service.settings(t.chat)).dm_hands  # the channel default is untouched
+        others = (await t.slash(gleb, "settings")).original
+        assert others is not None and dm_state(others) == off
         t.fake.set_dm_closed(vika)
         await t.started(anya, borya, vika)
         # Anya and Borya got their hands by DM; the channel explains why Vika did not.

@@ -55,9 +55,10 @@ async def scenario(t: Table) -> dict[int, int]:
         return RENDERER.t(lang, key, **args)
 
     await t.slash(gleb, "help")
-    panel = (await t.slash(anya, "settings")).original
-    assert panel is not None
-    await t.select(anya, panel, "uno:s:toggle", "dm_hands")
+    for user in (anya, borya, vika):  # hands by DM: each player's own choice
+        panel = (await t.slash(user, "settings")).original
+        assert panel is not None
+        await t.select(user, panel, "uno:s:toggle", "dm_hands")
     t.fake.set_dm_closed(vika)
     table = await t.lobby(anya, borya, vika)
     await t.click(anya, table, label=tr("btn-addbot"))
