@@ -265,8 +265,11 @@ class Renderer:
         return "\n".join(lines)
 
     def rules_text(self, lang: str, settings: ChatSettings) -> str:
-        preset = settings.preset
-        return self.t(lang, f"rules-{preset}") + "\n\n" + self.settings(lang, settings)
+        text = self.t(lang, f"rules-{settings.preset}")
+        if settings.options:
+            # The preset's summary no longer tells the whole story: the list below decides.
+            text += "\n\n" + self.t(lang, "rules-changed")
+        return text + "\n\n" + self.settings(lang, settings)
 
     def help(self, lang: str) -> str:
         return self.t(lang, "help-text")

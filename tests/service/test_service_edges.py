@@ -196,3 +196,16 @@ async def test_deadline_fires_after_a_restart(db_path: object, clock: FakeClock)
         )
     finally:
         await store2.close()
+
+
+async def test_rules_text_says_when_the_preset_was_changed(
+    service: UnoService, renderer: Renderer
+) -> None:
+    await service.new_game(CHAT, ALICE)
+    plain = renderer.rules_text("ru", await service.settings(CHAT))
+    assert renderer.t("ru", "rules-changed") not in plain
+    assert (await service.change_setting(CHAT, ALICE, "target", "200")).ok
+    changed = renderer.rules_text("ru", await service.settings(CHAT))
+    assert changed.startswith(renderer.t("ru", "rules-classic"))
+    assert renderer.t("ru", "rules-changed") in changed
+    assert renderer.t("ru", "settings-target", count=200) in changed
