@@ -39,7 +39,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -56,6 +55,7 @@ from bot.service import UnoService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.telegram.app import GROUP_LIMIT, TelegramApp, create_bot  # noqa: E402
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage  # noqa: E402
+from tests.telegram.players import policy  # noqa: E402
 
 TURN_ACTS = ("play", "colors", "draw", "pass", "accept", "challenge", "choose")
 GOAL_MOVES = 300.0
@@ -92,27 +92,6 @@ class Stats:
     games: int = 0
     latencies: list[float] = field(default_factory=list)
     calls: Counter[str] = field(default_factory=Counter)
-
-
-RULES: tuple[Callable[[str], bool], ...] = (
-    lambda a: a == "uno",
-    lambda a: a.startswith("play ") and len(a.split()) == 2,
-    lambda a: a.startswith("colors "),
-    lambda a: a.startswith("play "),
-    lambda a: a.startswith("choose "),
-    lambda a: a == "accept",
-    lambda a: a == "draw",
-    lambda a: a == "pass",
-)
-
-
-def policy(acts: dict[str, str]) -> str | None:
-    """The players of the tests: UNO, a card, a wild and its first color, take, draw, pass."""
-    for rule in RULES:
-        for act in sorted(acts):
-            if rule(act):
-                return act
-    return None
 
 
 def hand_acts(msg: StoredMessage) -> dict[str, str]:

@@ -34,6 +34,7 @@ from tests.telegram.fake_bot_api import (
     FakeUser,
     StoredMessage,
 )
+from tests.telegram.players import policy
 
 NAMES = {
     "ru": ["Алиса", "Борис", "Дина", "Глеб"],
@@ -243,25 +244,6 @@ class Harness:
 
     def group_texts(self) -> list[str]:
         return self.api.sent_texts(self.group.id)
-
-
-def policy(acts: dict[str, str]) -> str | None:
-    """A simple player: UNO first, then a card, a wild, the first color, take, draw, pass."""
-    order: list[Callable[[str], bool]] = [
-        lambda a: a == "uno",
-        lambda a: a.startswith("play ") and len(a.split()) == 2,
-        lambda a: a.startswith("colors "),
-        lambda a: a.startswith("play "),
-        lambda a: a.startswith("choose "),
-        lambda a: a == "accept",
-        lambda a: a == "draw",
-        lambda a: a == "pass",
-    ]
-    for rule in order:
-        for act in sorted(acts):
-            if rule(act):
-                return act
-    return None
 
 
 # ---------------------------------------------------------------------- the checks

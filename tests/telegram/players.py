@@ -1,0 +1,27 @@
+"""The simulated Telegram player, shared by the end-to-end tests and `bench/telegram.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+# In order of preference: call UNO, play a colored card, open a wild's colors, play a wild's
+# color, choose the first card's color, take a penalty, draw, pass.
+PREFERENCES: tuple[Callable[[str], bool], ...] = (
+    lambda a: a == "uno",
+    lambda a: a.startswith("play ") and len(a.split()) == 2,
+    lambda a: a.startswith("colors "),
+    lambda a: a.startswith("play "),
+    lambda a: a.startswith("choose "),
+    lambda a: a == "accept",
+    lambda a: a == "draw",
+    lambda a: a == "pass",
+)
+
+
+def policy(acts: dict[str, str]) -> str | None:
+    """The action a simple player presses among its hand's buttons (action -> callback data)."""
+    for rule in PREFERENCES:
+        for act in sorted(acts):
+            if rule(act):
+                return act
+    return None
