@@ -2,7 +2,8 @@
 
 Privacy follows core.events: `CardsDrawn.cards` are shown only to the drawer (everyone else reads
 the count), and `HandRevealed` only to its `viewer`. Every event type has a line; None means
-"nothing for this viewer".
+"nothing for this viewer". Score lists (round and match results) name the leader first, as the
+match's scoring counts: the caller passes that scoring, because the events do not carry it.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from bot.i18n import I18n, dashed
+from bot.standings import ranked
 from core import events as ev
 from core.cards import Card, Color
+from core.rules import Scoring
 
 
 def event_text(
@@ -21,18 +24,23 @@ def event_text(
     name: Callable[[str], str],
     viewer: str | None = None,
     *,
+    scoring: Scoring,
     colorblind: bool = False,
 ) -> str | None:
     """The line for `event` in `lang`; `viewer` None is the group table, else that player's view.
 
-    `name(player_id)` gives display names; `colorblind` marks colors with shapes and letters too.
+    `name(player_id)` gives display names; `scoring` is the match's (it orders score lists:
+    required, so no caller can forget that a tally match ranks the fewest points first);
+    `colorblind` marks colors with shapes and letters too.
     """
 
     def label(card: Card, color: Color | None = None) -> str:
         return i18n.card_label(lang, card, color, colorblind)
 
     def scores(table: Mapping[str, int]) -> str:
-        entries = [i18n.t(lang, "score-entry", player=name(p), count=n) for p, n in table.items()]
+        entries = [
+            i18n.t(lang, "score-entry", player=name(p), count=n) for p, n in ranked(table, scoring)
+        ]
         return ", ".join(entries)
 
     t = i18n.t

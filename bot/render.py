@@ -17,7 +17,7 @@ from bot.views import BOT_PREFIX, Choice, HandView, TableView, is_bot
 from core.actions import Action, ActionType
 from core.cards import Card, Color
 from core.events import Event
-from core.rules import Rules
+from core.rules import Rules, Scoring
 
 
 class Renderer:
@@ -85,9 +85,12 @@ class Renderer:
             lines.append(self.t(lang, "table-finished", names=winners, count=len(view.winners)))
         elif view.status == "killed":
             lines.append(self.t(lang, "table-killed"))
+        scoring = view.rules.scoring
         texts = [
             text
-            for text in (self.event(lang, e, names, view.colorblind) for e in view.recent)
+            for text in (
+                self.event(lang, e, names, view.colorblind, scoring=scoring) for e in view.recent
+            )
             if text
         ]
         if recent and texts:
@@ -191,13 +194,17 @@ class Renderer:
         names: Mapping[str, str],
         colorblind: bool = False,
         viewer: str | None = None,
+        *,
+        scoring: Scoring,
     ) -> str | None:
+        """One event's line; `scoring` is the match's (see `bot.event_text`)."""
         return event_text(
             self.i18n,
             lang,
             event,
             lambda p: self.name(lang, p, names),
             viewer,
+            scoring=scoring,
             colorblind=colorblind,
         )
 
@@ -208,7 +215,7 @@ class Renderer:
         """Public messages worth posting on their own (results, a caught UNO, a challenge)."""
         texts = []
         for event in outcome.announcements:
-            text = self.event(outcome.lang, event, outcome.names)
+            text = self.event(outcome.lang, event, outcome.names, scoring=outcome.scoring)
             if text:
                 texts.append(text)
         return texts
@@ -217,7 +224,14 @@ class Renderer:
         """What only `player` may read: the cards they drew, a hand shown to them."""
         texts = []
         for event in outcome.private_events(player):
-            text = self.event(outcome.lang, event, outcome.names, colorblind, viewer=player)
+            text = self.event(
+                outcome.lang,
+                event,
+                outcome.names,
+                colorblind,
+                viewer=player,
+                scoring=outcome.scoring,
+            )
             if text:
                 texts.append(text)
         return texts
@@ -247,10 +261,20 @@ class Renderer:
         return "\n".join(lines)
 
     def stats(self, lang: str, rows: list[StatRow]) -> str:
+        """The leaderboard in the order given (the storage ranks it by the chat's scoring).
+
+        Each row names the points of every mode the player has games in: winner points and
+        tally (penalty) points count in opposite directions, so they are never added up.
+        """
         if not rows:
             return self.t(lang, "stats-empty")
         lines = [self.t(lang, "stats-title")]
         for i, row in enumerate(rows, 1):
+            points = []
+            if row.games > row.tally_games:
+                points.append(self.i18n.points(lang, row.points))
+            if row.tally_games:
+                points.append(self.t(lang, "stats-tally-points", count=row.tally_points))
             lines.append(
                 f"{i}. "
                 + self.t(
@@ -259,7 +283,7 @@ class Renderer:
                     name=row.name,
                     wins=row.wins,
                     games=row.games,
-                    points=row.points,
+                    points=self.i18n.join(lang, points),
                 )
             )
         return "\n".join(lines)

@@ -57,7 +57,7 @@ from core.events import (
     event_to_dict,
 )
 from core.game import Game
-from core.rules import MAX_PLAYERS, MIN_PLAYERS
+from core.rules import MAX_PLAYERS, MIN_PLAYERS, Scoring
 
 logger = logging.getLogger(__name__)
 
@@ -102,10 +102,20 @@ class Outcome:
     hands: dict[str, HandView] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
+    settings: ChatSettings | None = None  # the chat's settings after a settings change
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def scoring(self) -> Scoring:
+        """How the game this outcome is about counts points (its score lists rank by it).
+
+        The game's own rules, not the chat's current settings: a chat may switch scoring while
+        a match runs, and that match still counts the way it started.
+        """
+        return self.table.rules.scoring if self.table is not None else Scoring.WINNER
 
     @property
     def announcements(self) -> list[Event]:
@@ -163,8 +173,22 @@ class UnoService:
         return await self.storage.get_settings(f"user:{user_key}") or {}
 
     async def set_personal(self, user_key: str, **values: Any) -> None:
-        data = {**await self.personal(user_key), **values}
-        await self.storage.put_settings(f"user:{user_key}", data)
+        async with self._locks[f"user:{user_key}"]:
+            data = {**await self.personal(user_key), **values}
+            await self.storage.put_settings(f"user:{user_key}", data)
+
+    async def toggle_personal(self, user_key: str, key: str, *, default: bool) -> bool:
+        """Flip one of a person's own switches and return its new value.
+
+        Read and write happen under that person's lock, so two quick presses are two flips.
+        `default` is what the switch means while they never chose (the chat's setting).
+        """
+        async with self._locks[f"user:{user_key}"]:
+            data = await self.personal(user_key)
+            own = data.get(key)
+            value = not (default if own is None else bool(own))
+            await self.storage.put_settings(f"user:{user_key}", {**data, key: value})
+            return value
 
     async def lang(self, chat_key: str, hint: str | None = None) -> str:
         lang = (await self.settings(chat_key)).lang
@@ -173,6 +197,32 @@ class UnoService:
     async def change_setting(
         self, chat_key: str, user: User, key: str, value: str, *, is_admin: bool = False
     ) -> Outcome:
+        """Set one setting to `value` (its text form, see `ChatSettings.changed`)."""
+        return await self._update_settings(
+            chat_key, user, lambda s: s.changed(key, value), is_admin=is_admin
+        )
+
+    async def toggle_setting(
+        self, chat_key: str, user: User, key: str, *, is_admin: bool = False
+    ) -> Outcome:
+        """Flip one switch (see `ChatSettings.toggled`); `Outcome.settings` holds the result.
+
+        The current value is read under the chat's lock, next to the write: an adapter that
+        read it itself and sent the opposite could lose one of two quick presses.
+        """
+        return await self._update_settings(
+            chat_key, user, lambda s: s.toggled(key), is_admin=is_admin
+        )
+
+    async def _update_settings(
+        self,
+        chat_key: str,
+        user: User,
+        change: Callable[[ChatSettings], ChatSettings],
+        *,
+        is_admin: bool,
+    ) -> Outcome:
+        """Load, `change` (a ValueError refuses) and store the settings, under the chat's lock."""
         async with self._locks[chat_key]:
             settings = await self.settings(chat_key)
             lang = settings.lang or _lang(user.lang)
@@ -181,13 +231,15 @@ class UnoService:
             if not allowed:
                 return Outcome(chat_key, lang, error=Notice("error-not-allowed"))
             try:
-                new = settings.changed(key, value)
+                new = change(settings)
             except ValueError:
                 return Outcome(chat_key, lang, error=Notice("error-bad-setting"))
             if new.lang is None:
                 new = ChatSettings.from_dict({**new.to_dict(), "lang": lang})
             await self.storage.put_settings(chat_key, new.to_dict())
-            out = Outcome(chat_key, new.lang or lang, info=Notice("info-settings-saved"))
+            out = Outcome(
+                chat_key, new.lang or lang, info=Notice("info-settings-saved"), settings=new
+            )
             if rec is not None:
                 out.table = self._table(rec, self._engine(rec), new)
                 out.names = dict(rec.meta["names"])
@@ -602,7 +654,9 @@ class UnoService:
         return [r for r in await self.storage.active_games() if r.status == "running"]
 
     async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
-        return await self.storage.leaderboard(chat_key, limit)
+        """The chat's best players, ties on wins settled the way its scoring counts points."""
+        scoring = (await self.settings(chat_key)).rules().scoring
+        return await self.storage.leaderboard(chat_key, limit, scoring=scoring)
 
     def _table(self, rec: GameRecord, game: Game | None, settings: ChatSettings) -> TableView:
         meta = rec.meta
@@ -767,7 +821,7 @@ class UnoService:
             for p in rec.meta["players"]
             if not is_bot(p)
         ]
-        await self.storage.record_match(rec.chat_key, rec.id, results)
+        await self.storage.record_match(rec.chat_key, rec.id, results, scoring=game.rules.scoring)
 
     async def _finish(self, rec: GameRecord, meta: dict[str, Any], status: str) -> GameRecord:
         self._deadlines.pop(rec.chat_key, None)

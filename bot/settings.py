@@ -22,6 +22,9 @@ BOOL_OPTIONS: tuple[str, ...] = (
     "no_bluffing",
 )
 
+# Settings with two values that a menu flips rather than sets (`ChatSettings.toggled`).
+SWITCHES: tuple[str, ...] = (*BOOL_OPTIONS, "colorblind", "dm_hands", "scoring", "creepers")
+
 
 @dataclass(frozen=True)
 class ChatSettings:
@@ -84,9 +87,35 @@ class ChatSettings:
             return self._with_option("creepers", creepers)
         raise ValueError(key)
 
+    def toggled(self, key: str) -> ChatSettings:
+        """A copy with one switch flipped; ValueError when `key` is not one of SWITCHES.
+
+        The flip is computed from these settings, so a caller that must not lose a concurrent
+        flip reads and writes them under one lock (`UnoService.toggle_setting`).
+        """
+        if key not in SWITCHES:
+            raise ValueError(key)
+        rules = self.rules()
+        if key == "scoring":
+            other = Scoring.TALLY if rules.scoring is Scoring.WINNER else Scoring.WINNER
+            return self.changed(key, other.value)
+        if key == "creepers":
+            return self.changed(key, "0" if rules.creepers else "4")
+        current = bool(getattr(rules, key) if key in BOOL_OPTIONS else getattr(self, key))
+        return self.changed(key, "off" if current else "on")
+
     def _with_option(self, name: str, value: Any) -> ChatSettings:
+        """A copy overriding one rule option; the preset's own value drops the override.
+
+        Options are stored as JSON values, so an enum default is compared by its value: else
+        switching scoring back would keep `"winner"` as an override and /rules would call
+        the preset changed.
+        """
         options = dict(self.options)
-        if getattr(Rules.preset(self.preset), name) == value:
+        default = getattr(Rules.preset(self.preset), name)
+        if isinstance(default, Scoring):
+            default = default.value
+        if default == value:
             options.pop(name, None)
         else:
             options[name] = value

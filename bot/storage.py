@@ -73,6 +73,8 @@ from typing import Any, Final, TypeVar, cast
 
 import aiosqlite
 
+from core.rules import Scoring
+
 __all__ = [
     "DEFAULT_MAX_BATCH",
     "MIGRATIONS",
@@ -187,7 +189,47 @@ _V2: Migration = (
     "CREATE INDEX games_status ON games (status)",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2)
+_V3: Migration = (
+    # Statistics by scoring mode. `winner` points (the others' cards, more is better) and `tally`
+    # points (your own cards, fewer is better) measure opposite things, so one sum of both is
+    # meaningless: `points` keeps the winner-scored ones and the tally ones get columns of their
+    # own. A match now records its mode; older matches get it from their game's stored rules.
+    """
+    ALTER TABLE matches ADD COLUMN scoring TEXT NOT NULL DEFAULT 'winner'
+        CHECK (scoring IN ('winner', 'tally'))
+    """,
+    # CASE, not AND: SQL does not promise to stop an AND at its first false side, and
+    # json_extract raises on text that is not JSON.
+    """
+    UPDATE matches SET scoring = 'tally' WHERE game_id IN (
+        SELECT id FROM games
+        WHERE CASE WHEN json_valid(state) THEN json_extract(state, '$.rules.scoring') END
+              = 'tally'
+    )
+    """,
+    "ALTER TABLE player_stats ADD COLUMN tally_games INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE player_stats ADD COLUMN tally_points INTEGER NOT NULL DEFAULT 0",
+    """
+    UPDATE player_stats SET
+        tally_games = (
+            SELECT count(*) FROM matches AS m, json_each(m.results) AS r
+            WHERE m.scoring = 'tally' AND m.chat_key = player_stats.chat_key
+              AND json_extract(r.value, '$.user_id') = player_stats.user_id
+        ),
+        tally_points = (
+            SELECT coalesce(sum(json_extract(r.value, '$.points')), 0)
+            FROM matches AS m, json_each(m.results) AS r
+            WHERE m.scoring = 'tally' AND m.chat_key = player_stats.chat_key
+              AND json_extract(r.value, '$.user_id') = player_stats.user_id
+        )
+    """,
+    "UPDATE player_stats SET points = points - tally_points",
+    # The ranking now depends on the chat's mode (see Storage.leaderboard), so no single index
+    # order serves it; a chat's rows are found by the primary key.
+    "DROP INDEX player_stats_rank",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
@@ -253,11 +295,19 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class StatRow:
+    """A player's totals in one chat.
+
+    `points` sums the `winner`-scored games only; `tally_points` sums the `tally`-scored ones,
+    of which there were `tally_games` (`_V3` says why the two are kept apart).
+    """
+
     user_id: str
     name: str
     games: int
     wins: int
     points: int
+    tally_games: int = 0
+    tally_points: int = 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -752,12 +802,18 @@ class Storage:
     # -- statistics -----------------------------------------------------------------------
 
     async def record_match(
-        self, chat_key: str, game_id: int, results: Sequence[PlayerResult]
+        self,
+        chat_key: str,
+        game_id: int,
+        results: Sequence[PlayerResult],
+        *,
+        scoring: Scoring = Scoring.WINNER,
     ) -> None:
         """Add a finished game's results to the chat's statistics, at most once per game.
 
         Idempotent so the service may safely retry after a crash between finishing the game and
-        recording it.  A player's stored name is refreshed to the latest one seen.
+        recording it.  A player's stored name is refreshed to the latest one seen.  `scoring`
+        is how the game counted points: its points go to that mode's sum (see :class:`StatRow`).
         """
         ids = [r.user_id for r in results]
         if len(set(ids)) != len(ids):
@@ -769,40 +825,71 @@ class Storage:
             ]
         )
         recorded_at = self._clock()
-        stats = [(chat_key, r.user_id, r.name, int(r.won), r.points) for r in results]
+        tally = scoring is Scoring.TALLY
+        stats = [
+            (
+                chat_key,
+                r.user_id,
+                r.name,
+                int(r.won),
+                0 if tally else r.points,
+                int(tally),
+                r.points if tally else 0,
+            )
+            for r in results
+        ]
 
         def apply(conn: sqlite3.Connection) -> None:
             cur = conn.execute(
-                "INSERT OR IGNORE INTO matches (game_id, chat_key, results, recorded_at)"
-                " VALUES (?, ?, ?, ?)",
-                (game_id, chat_key, payload, recorded_at),
+                "INSERT OR IGNORE INTO matches (game_id, chat_key, results, recorded_at, scoring)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, chat_key, payload, recorded_at, scoring.value),
             )
             if cur.rowcount == 0:
                 return  # already recorded
             conn.executemany(
-                "INSERT INTO player_stats (chat_key, user_id, name, games, wins, points)"
-                " VALUES (?, ?, ?, 1, ?, ?)"
+                "INSERT INTO player_stats"
+                " (chat_key, user_id, name, games, wins, points, tally_games, tally_points)"
+                " VALUES (?, ?, ?, 1, ?, ?, ?, ?)"
                 " ON CONFLICT (chat_key, user_id) DO UPDATE SET name = excluded.name,"
                 " games = games + 1, wins = wins + excluded.wins,"
-                " points = points + excluded.points",
+                " points = points + excluded.points,"
+                " tally_games = tally_games + excluded.tally_games,"
+                " tally_points = tally_points + excluded.tally_points",
                 stats,
             )
 
         await self._write(apply)
 
-    async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
-        """Top players: most wins, then most points, then fewest games, then name."""
+    async def leaderboard(
+        self, chat_key: str, limit: int = 10, *, scoring: Scoring = Scoring.WINNER
+    ) -> list[StatRow]:
+        """Top players of a chat whose games may have been scored both ways.
+
+        Most wins first: a win means the same under both scorings, so wins are the one measure
+        that compares a whole history.  Equal wins are settled by points, each sum in its own
+        direction and the chat's current `scoring` first: most `winner` points, or fewest
+        `tally` points among those who played tally games (no tally games is not a perfect tally
+        score); then the other mode's points; then fewer games, name and id, so the order is
+        total and stable.  A chat that only ever played one mode is thus ranked by wins, then
+        by its own points in the direction its scoring counts them.
+        """
+        by_mode = {
+            Scoring.WINNER: "points DESC",
+            Scoring.TALLY: "tally_games = 0, tally_points ASC",
+        }
+        other = Scoring.TALLY if scoring is Scoring.WINNER else Scoring.WINNER
         rows = await self._fetchall(
-            "SELECT user_id, name, games, wins, points FROM player_stats WHERE chat_key = ?"
-            " ORDER BY wins DESC, points DESC, games ASC, name ASC, user_id ASC LIMIT ?",
+            f"SELECT {_STAT_COLUMNS} FROM player_stats WHERE chat_key = ?"
+            f" ORDER BY wins DESC, {by_mode[scoring]}, {by_mode[other]},"
+            " games ASC, name ASC, user_id ASC LIMIT ?",
             (chat_key, limit),
         )
         return [_stat(r) for r in rows]
 
     async def player_stats(self, chat_key: str, user_id: str) -> StatRow | None:
         row = await self._fetchone(
-            "SELECT user_id, name, games, wins, points FROM player_stats"
-            " WHERE chat_key = ? AND user_id = ?",
+            f"SELECT {_STAT_COLUMNS} FROM player_stats WHERE chat_key = ? AND user_id = ?",
             (chat_key, user_id),
         )
         return None if row is None else _stat(row)
@@ -813,8 +900,19 @@ def _chat_of(conn: sqlite3.Connection, game_id: int) -> str:
     return "?" if row is None else str(row["chat_key"])
 
 
+_STAT_COLUMNS: Final = "user_id, name, games, wins, points, tally_games, tally_points"
+
+
 def _stat(row: sqlite3.Row) -> StatRow:
-    return StatRow(row["user_id"], row["name"], row["games"], row["wins"], row["points"])
+    return StatRow(
+        row["user_id"],
+        row["name"],
+        row["games"],
+        row["wins"],
+        row["points"],
+        row["tally_games"],
+        row["tally_points"],
+    )
 
 
 async def _migrate(db: aiosqlite.Connection) -> None:

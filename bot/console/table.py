@@ -93,7 +93,9 @@ class ConsoleTable:
         if out.error is not None:
             self.say("⚠️ " + self.r.notice(out.lang, out.error))
         for event in out.events:
-            text = self.r.event(out.lang, event, out.names, viewer=self.user.id)
+            text = self.r.event(
+                out.lang, event, out.names, viewer=self.user.id, scoring=out.scoring
+            )
             if text:
                 self.say("• " + text)
 

@@ -121,7 +121,7 @@ class Controller:
             shown = public_event(event)
             if shown is None:
                 continue
-            text = self.r.event(out.lang, shown, names, colorblind)
+            text = self.r.event(out.lang, shown, names, colorblind, scoring=out.scoring)
             if text:
                 lines.append(self.localize(out.lang, text))
         return lines
@@ -530,25 +530,25 @@ class Controller:
             user = self.user(interaction)
             setting = value if menu == "toggle" else menu
             if setting == "dm_hands":
-                # A personal choice: every member decides where their own hand goes.
-                own = not await self.wants_dm(user.id, await self.service.settings(key))
-                await reply.run(self.service.set_personal(f"dc:{user.id}", dm_hands=own))
+                # A personal choice: every member decides where their own hand goes. The flip
+                # happens in the service, under a lock, so two quick presses are two flips.
+                default = (await self.service.settings(key)).dm_hands
+                await reply.run(
+                    self.service.toggle_personal(f"dc:{user.id}", "dm_hands", default=default)
+                )
                 lang = await self.lang(key, interaction)
                 content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
                 await reply.update(content, view)
                 return
+            admin = self.is_admin(interaction)
             if menu == "toggle":
                 if value not in layout.TOGGLES:
                     raise ValueError(f"unknown switch {value!r}")
-                value_text = layout.toggled_value(await self.service.settings(key), value)
+                # Never read-then-set here: the service flips under the chat's lock.
+                work = self.service.toggle_setting(key, user, value, is_admin=admin)
             else:
-                value_text = value
-            out = await reply.run(
-                self.service.change_setting(
-                    key, user, setting, value_text, is_admin=self.is_admin(interaction)
-                ),
-                update=True,
-            )
+                work = self.service.change_setting(key, user, setting, value, is_admin=admin)
+            out = await reply.run(work, update=True)
             lang = await self.lang(key, interaction)
             content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
             if out.error is not None:

@@ -30,11 +30,11 @@ from bot.discord.items import (
     table_id,
 )
 from bot.render import Renderer
-from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
+from bot.settings import BOOL_OPTIONS, SWITCHES, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
 from bot.views import Choice, HandView, TableView
 from core.actions import Action, ActionType
 from core.cards import Card, Color
-from core.rules import PRESET_NAMES, Scoring
+from core.rules import PRESET_NAMES
 
 MAX_ROWS = 5  # action rows in a message
 ROW_WIDTH = 5  # buttons in a row
@@ -56,8 +56,8 @@ _ACTION_STYLE = {
     ActionType.CATCH: Style.danger,
 }
 LANGS: tuple[str, ...] = ("ru", "uk")
-# The entries of the /settings "switch" menu, besides the engine options in BOOL_OPTIONS.
-TOGGLES: tuple[str, ...] = (*BOOL_OPTIONS, "colorblind", "dm_hands", "scoring", "creepers")
+# The entries of the /settings "switch" menu: every two-valued setting, flipped by the service.
+TOGGLES: tuple[str, ...] = SWITCHES
 
 
 def _view(items: list[ui.Item[Any]]) -> ui.View | None:
@@ -269,18 +269,6 @@ def toggle_label(lang: str, key: str, r: Renderer) -> str:
     if key in BOOL_OPTIONS:
         return r.t(lang, f"opt-{key}")
     return r.t(lang, "dc-opt-" + key.replace("_", "-"))
-
-
-def toggled_value(settings: ChatSettings, key: str) -> str:
-    """What choosing `key` in the switch menu sets it to (the text `change_setting` takes)."""
-    rules = settings.rules()
-    if key == "scoring":
-        other = Scoring.TALLY if rules.scoring is Scoring.WINNER else Scoring.WINNER
-        return str(other.value)
-    if key == "creepers":
-        return "0" if rules.creepers else "4"
-    current = bool(getattr(rules, key) if key in BOOL_OPTIONS else getattr(settings, key))
-    return "off" if current else "on"
 
 
 def settings_view(lang: str, settings: ChatSettings, r: Renderer) -> ui.View | None:

@@ -143,12 +143,18 @@ class TelegramUI:
                 text
                 for e in out.private_events(player)
                 if isinstance(e, CardsDrawn)
-                and (text := self.r.event(out.lang, e, out.names, view.colorblind, viewer=player))
+                and (
+                    text := self.r.event(
+                        out.lang, e, out.names, view.colorblind, viewer=player, scoring=out.scoring
+                    )
+                )
             ]
             futures.append(await self.show_hand(view, out.names, notes=notes))
         for event in out.events:
             if isinstance(event, HandRevealed) and event.viewer.isdigit():
-                text = self.r.event(out.lang, event, out.names, viewer=event.viewer)
+                text = self.r.event(
+                    out.lang, event, out.names, viewer=event.viewer, scoring=out.scoring
+                )
                 if text:  # the challenged hand: to the challenger's private chat only
                     futures.append(self.sender.send(int(event.viewer), text))
         texts = self.r.announcements(out)

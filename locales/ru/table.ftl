@@ -142,6 +142,7 @@ settings-creepers = Криперов в колоде: { $count ->
 
 stats-title = 📊 Лучшие игроки чата:
 stats-empty = В этом чате ещё не сыграно ни одной игры.
+## $points: the player's points, already worded (points-count and/or stats-tally-points).
 stats-row = { $name } — { $wins ->
     [one] { $wins } победа
     [few] { $wins } победы
@@ -152,11 +153,13 @@ stats-row = { $name } — { $wins ->
     [few] { $games } игр
     [many] { $games } игр
    *[other] { $games } игры
-}, { $points ->
-    [one] { $points } очко
-    [few] { $points } очка
-    [many] { $points } очков
-   *[other] { $points } очка
+}, { $points }
+## Points from games scored with `tally` (each counts their own cards: fewer is better).
+stats-tally-points = { $count ->
+    [one] { $count } штрафное очко
+    [few] { $count } штрафных очка
+    [many] { $count } штрафных очков
+   *[other] { $count } штрафного очка
 }
 
 ## Answers of the service

@@ -142,6 +142,7 @@ settings-creepers = Кріперів у колоді: { $count ->
 
 stats-title = 📊 Найкращі гравці чату:
 stats-empty = У цьому чаті ще не зіграно жодної гри.
+## $points: the player's points, already worded (points-count and/or stats-tally-points).
 stats-row = { $name } — { $wins ->
     [one] { $wins } перемога
     [few] { $wins } перемоги
@@ -152,11 +153,13 @@ stats-row = { $name } — { $wins ->
     [few] { $games } ігор
     [many] { $games } ігор
    *[other] { $games } гри
-}, { $points ->
-    [one] { $points } очко
-    [few] { $points } очки
-    [many] { $points } очок
-   *[other] { $points } очка
+}, { $points }
+## Points from games scored with `tally` (each counts their own cards: fewer is better).
+stats-tally-points = { $count ->
+    [one] { $count } штрафне очко
+    [few] { $count } штрафні очки
+    [many] { $count } штрафних очок
+   *[other] { $count } штрафного очка
 }
 
 ## Answers of the service

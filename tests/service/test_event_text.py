@@ -8,6 +8,7 @@ from bot.event_text import event_text
 from bot.i18n import LANGS, I18n
 from core import events as ev
 from core.cards import Card, Color
+from core.rules import Scoring
 
 NAMES = {"a": "Аня", "b": "Боря", "c": "Вика"}
 C = Card.parse
@@ -66,9 +67,14 @@ def i18n() -> I18n:
 
 
 def render(
-    i18n: I18n, event: ev.Event, lang: str = "ru", viewer: str | None = None, cb: bool = False
+    i18n: I18n,
+    event: ev.Event,
+    lang: str = "ru",
+    viewer: str | None = None,
+    cb: bool = False,
+    scoring: Scoring = Scoring.WINNER,
 ) -> str | None:
-    return event_text(i18n, lang, event, NAMES.__getitem__, viewer, colorblind=cb)
+    return event_text(i18n, lang, event, NAMES.__getitem__, viewer, scoring=scoring, colorblind=cb)
 
 
 # ------------------------------------------------------------------------------ privacy
@@ -225,3 +231,33 @@ def test_color_blind_lines_name_colors_with_shape_and_letter(i18n: I18n) -> None
     assert render(i18n, chosen, "uk", cb=True) == "Боря обирає колір: 🟨●Ж жовтий"
     wild = ev.CardPlayed("a", C("wild"), Color.BLUE, False, 3)
     assert render(i18n, wild, cb=True) == "Аня кладёт 🌈→🟦◆С и заказывает синий (осталось 3 карты)"
+
+
+# ------------------------------------------------------------------------------ score lists
+
+
+def test_score_lists_rank_the_fewest_points_first_under_tally(i18n: I18n) -> None:
+    """Tally scoring: everyone adds their own cards and the fewest points lead."""
+    round_ended = ev.RoundEnded(
+        "b", {"a": 30, "b": 0, "c": 4}, {"a": 30, "b": 0, "c": 4}, {"a": 130, "b": 12, "c": 130}
+    )
+    assert render(i18n, round_ended, scoring=Scoring.TALLY) == (
+        "Боря выигрывает раунд! Счёт: Боря — 12 очков, Аня — 130 очков, Вика — 130 очков"
+    )
+    assert render(i18n, round_ended, "uk", scoring=Scoring.TALLY) == (
+        "Боря виграє раунд! Рахунок: Боря — 12 очок, Аня — 130 очок, Вика — 130 очок"
+    )
+    game_ended = ev.GameEnded(("c",), {"a": 502, "b": 221, "c": 41})
+    assert render(i18n, game_ended, scoring=Scoring.TALLY) == (
+        "Вика выигрывает игру! Итоговый счёт: Вика — 41 очко, Боря — 221 очко, Аня — 502 очка"
+    )
+    assert render(i18n, game_ended, "uk", scoring=Scoring.TALLY) == (
+        "Вика виграє гру! Підсумковий рахунок: Вика — 41 очко, Боря — 221 очко, Аня — 502 очки"
+    )
+
+
+def test_score_lists_rank_the_most_points_first_under_winner_scoring(i18n: I18n) -> None:
+    game_ended = ev.GameEnded(("c",), {"a": 3, "b": 3, "c": 501})
+    assert render(i18n, game_ended) == (
+        "Вика выигрывает игру! Итоговый счёт: Вика — 501 очко, Аня — 3 очка, Боря — 3 очка"
+    )

@@ -322,11 +322,17 @@ def test_every_card_and_event_type_renders(i18n: I18n, lang: str) -> None:
     events = sample_events()
     assert {type(e).name for e in events} == set(ev.EVENT_TYPES)
     assert {e.reason for e in events if isinstance(e, ev.CardsDrawn)} == set(ev.DrawReason)
-    for colorblind in (False, True):
+    for colorblind, scoring in zip((False, True), Scoring, strict=True):
         for event in events:
             for viewer in (None, "a", "b", "c"):
                 text = event_text(
-                    i18n, lang, event, NAMES.__getitem__, viewer, colorblind=colorblind
+                    i18n,
+                    lang,
+                    event,
+                    NAMES.__getitem__,
+                    viewer,
+                    scoring=scoring,
+                    colorblind=colorblind,
                 )
                 if text is None:
                     assert event.is_private_to() is not None, event
