@@ -1,9 +1,14 @@
-"""Player actions and their text notation (`play r7`, `play wild4 g`, `draw`, `choose g`, ...)."""
+"""Player actions and their text notation (`play r7`, `play wild4 g`, `draw`, `choose g`, ...).
+
+Actions are interned: `Action(type, card, color)` returns the one object for that combination,
+so equal actions are the same object. The engine then checks a move against its list of legal
+actions by identity, at C speed, instead of calling a Python `__eq__` for every entry.
+"""
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from core.cards import ALL_CARDS, COLORS, Card, Color
 
@@ -19,11 +24,49 @@ class ActionType(enum.Enum):
     CHOOSE = "choose"  # choose the color when the first flipped card is a wild
 
 
-@dataclass(frozen=True, slots=True)
 class Action:
+    """One action; immutable and interned (compare with `==` or `is`, both mean the same)."""
+
+    __slots__ = ("card", "color", "type")
+    __match_args__ = ("type", "card", "color")
+    _interned: ClassVar[dict[tuple[ActionType, Card | None, Color | None], Action]] = {}
+
     type: ActionType
-    card: Card | None = None
-    color: Color | None = None
+    card: Card | None
+    color: Color | None
+
+    def __new__(
+        cls, type: ActionType, card: Card | None = None, color: Color | None = None
+    ) -> Action:
+        key = (type, card, color)
+        action = cls._interned.get(key)
+        if action is None:
+            if not isinstance(type, ActionType):
+                raise TypeError(f"not an action type: {type!r}")
+            action = object.__new__(cls)
+            object.__setattr__(action, "type", type)
+            object.__setattr__(action, "card", card)
+            object.__setattr__(action, "color", color)
+            cls._interned[key] = action
+        return action
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __reduce__(self) -> tuple[Any, tuple[ActionType, Card | None, Color | None]]:
+        return (Action, (self.type, self.card, self.color))
+
+    def __copy__(self) -> Action:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Action:
+        return self
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -59,7 +102,6 @@ class Action:
         return " ".join(parts)
 
 
-# Shared instances so that listing legal actions allocates nothing.
 SIMPLE: dict[ActionType, Action] = {
     t: Action(t) for t in ActionType if t not in (ActionType.PLAY, ActionType.CHOOSE)
 }
@@ -79,6 +121,8 @@ PLAY_WILD: dict[Card, tuple[Action, ...]] = {
 PLAYS: dict[Card, tuple[Action, ...]] = {
     c: PLAY_WILD[c] if c.is_wild else (PLAY[c],) for c in ALL_CARDS
 }
+for _card in ALL_CARDS:
+    _card.plays = PLAYS[_card]
 
 
 def play(card: Card, color: Color | None = None) -> Action:

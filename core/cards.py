@@ -3,11 +3,15 @@
 Every distinct card exists exactly once as an object (55 of them), so the engine compares cards by
 identity and hands stay cheap lists of shared objects; `Card.parse` and `str()` are the notation
 of the engine contract (`r7`, `gskip`, `brev`, `y+2`, `wild`, `wild4`, `creeper`).
+
+Cards define no comparison operators on purpose: any Python-level `__eq__` or `__lt__` turns
+every `card in hand` and `hand.remove(card)` into slow Python dispatch. Sort with `sort_hand`.
 """
 
 from __future__ import annotations
 
 import enum
+from operator import attrgetter
 from typing import Any
 
 
@@ -16,6 +20,10 @@ class Color(enum.Enum):
     YELLOW = "y"
     GREEN = "g"
     BLUE = "b"
+
+    # Members are singletons compared by identity, so an identity hash is exact; `Enum`'s own
+    # `__hash__` is a Python method, which makes every dict keyed by a color slow.
+    __hash__ = object.__hash__
 
     def __str__(self) -> str:
         return self.value
@@ -49,7 +57,18 @@ ACTION_KINDS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO})
 class Card:
     """One card face. Never construct directly: use `Card.parse` or the module tables."""
 
-    __slots__ = ("color", "face", "is_wild", "kind", "number", "points", "rank", "text")
+    __slots__ = (
+        "color",
+        "face",
+        "is_wild",
+        "kind",
+        "number",
+        "playable_on",
+        "plays",
+        "points",
+        "rank",
+        "text",
+    )
 
     color: Color | None
     face: str
@@ -59,6 +78,12 @@ class Card:
     points: int
     rank: int
     text: str
+    # This card's play actions (one per color for a wild), filled in by `core.actions` once
+    # they exist: an attribute read is the cheapest way from a card to its actions.
+    plays: tuple[Any, ...]
+    # With this card on top and a color in play, the cards that match it (same color, same
+    # number or symbol) or are wild: one set lookup per card of a hand when listing plays.
+    playable_on: dict[Color, frozenset[Card]]
 
     def __init__(self, kind: Kind, color: Color | None, number: int | None) -> None:
         self.kind = kind
@@ -107,9 +132,6 @@ class Card:
     def __deepcopy__(self, memo: dict[int, Any]) -> Card:
         return self
 
-    def __lt__(self, other: Card) -> bool:
-        return SORT_KEY[self] < SORT_KEY[other]
-
 
 def _build_faces() -> list[Card]:
     cards: list[Card] = []
@@ -121,6 +143,13 @@ def _build_faces() -> list[Card]:
 
 
 ALL_CARDS: tuple[Card, ...] = tuple(_build_faces())
+for _top in ALL_CARDS:
+    _top.playable_on = {
+        color: frozenset(
+            c for c in ALL_CARDS if c.is_wild or c.color is color or c.face == _top.face
+        )
+        for color in COLORS
+    }
 _BY_TEXT: dict[str, Card] = {c.text: c for c in ALL_CARDS}
 # Hands are shown grouped by color (in the order r, y, g, b), numbers before actions, wilds last.
 SORT_KEY: dict[Card, int] = {c: i for i, c in enumerate(ALL_CARDS)}
@@ -148,4 +177,7 @@ def sort_hand(cards: list[Card]) -> list[Card]:
 
 
 def hand_points(cards: list[Card]) -> int:
-    return sum(c.points for c in cards)
+    return sum(map(_POINTS, cards))
+
+
+_POINTS = attrgetter("points")

@@ -2,16 +2,23 @@
 
 `legal_actions(player)` is the single source of truth: `apply` accepts exactly the actions it
 lists (so the buttons an adapter draws can never disagree with what the engine accepts) and only
-when refusing asks `_diagnose` for a specific reason code. Randomness is derived from the seed and
-a shuffle counter, so `to_dict()` stays small and a seed replays the same match.
+when refusing asks `core.refusals` for a specific reason code. Randomness is derived from the
+seed and a shuffle counter (`core.shuffle`), so `to_dict()` stays small and a seed replays the
+same match.
+
+Speed matters here (bots play whole matches in a benchmark, and a busy service applies every
+move under a lock), so the paths of an ordinary turn - listing the legal actions, playing a
+card, drawing one, taking a penalty - are written out in one method each rather than spread
+over small helpers: a Python call costs as much as several lines of work.
 """
 
 from __future__ import annotations
 
-import random
+from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from core import actions as A
@@ -44,16 +51,46 @@ from core.events import (
     UnoCaught,
     WildFourTakenBack,
 )
+from core.refusals import refusal
 from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Scoring
+from core.shuffle import more_numbers, random_numbers, shuffled
 
 HAND_SIZE = 7
+_DEALER_NUMBERS = 24  # random numbers set aside for the dealer draw (more come if ties need them)
 CREEPER_EXTRA = 3
 INNOCENT_EXTRA = 2
-# What the player whose turn a jump-in just took would otherwise hear for their ordinary move.
-_TURN_TAKEN_REASONS = frozenset(
-    {"not_your_turn", "jump_in_needs_identical", "jump_in_not_with_wild"}
-)
 _DECKS: dict[int, tuple[Card, ...]] = {}
+
+# The events of every turn are built with `_new(Cls)` and their fields set one by one: calling a
+# dataclass costs three times as much (a class call runs `__init__` as a separate Python frame).
+# The property tests round-trip every event through `event_to_dict`, which reads every field.
+_new = object.__new__
+
+# Module constants for the hot paths (a global lookup is cheaper than an attribute chain).
+_PLAY = ActionType.PLAY
+_DRAW = ActionType.DRAW
+_ACCEPT = ActionType.ACCEPT
+_PASS = ActionType.PASS
+_CHALLENGE = ActionType.CHALLENGE
+_UNO = ActionType.UNO
+_CATCH = ActionType.CATCH
+_NUMBER = Kind.NUMBER
+_SKIP = Kind.SKIP
+_REVERSE = Kind.REVERSE
+_DRAW_TWO = Kind.DRAW_TWO
+_CREEPER = Kind.CREEPER
+_CHOICE = DrawReason.CHOICE
+_WINNER_SCORING = Scoring.WINNER
+_DRAW_TWO_REASON = DrawReason.DRAW_TWO
+_WILD_FOUR_REASON = DrawReason.WILD_FOUR
+_PLAYS = A.PLAYS
+_PLAY_ONE = A.PLAY
+_DRAW_ACTION = A.DRAW
+_PASS_ACTION = A.PASS
+_UNO_ACTION = A.UNO
+_CATCH_ACTION = A.CATCH
+_ACCEPT_ACTION = A.ACCEPT
+_CHALLENGE_ACTION = A.CHALLENGE
 
 
 def _new_deck(creepers: int) -> list[Card]:
@@ -64,9 +101,9 @@ def _new_deck(creepers: int) -> list[Card]:
     return list(deck)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pending:
-    """A penalty waiting for its target's answer.
+    """A penalty waiting for its target's answer. Never changed once made (not frozen: speed).
 
     For a Wild Draw Four, `offender` is who played it (None once they left, so it can no longer
     be challenged), `legal` whether they held no card of `prev_color` at that moment, and
@@ -88,6 +125,43 @@ class Pending:
 
 
 class Game:
+    # Slots, not a __dict__: with this many attributes an instance dict stops sharing its keys
+    # and every attribute read on the hot paths takes the slow generic lookup.
+    __slots__ = (
+        "_cache",
+        "_cache_move",
+        "_cache_player",
+        "blocked_turns",
+        "catchable",
+        "color",
+        "current",
+        "dealer",
+        "direction",
+        "discard",
+        "draw_pile",
+        "drawn",
+        "first_flip",
+        "first_turn_player",
+        "hands",
+        "has_drawn",
+        "jumped_over",
+        "left",
+        "move_no",
+        "opening_events",
+        "pending",
+        "players",
+        "precall",
+        "round_no",
+        "round_winner",
+        "rules",
+        "safe",
+        "scores_",
+        "seed",
+        "shuffles",
+        "top_played_by",
+        "winners",
+    )
+
     players: list[str]
     rules: Rules
     seed: int
@@ -131,9 +205,13 @@ class Game:
         """A new match: choose the dealer by draw, deal, flip (see `opening_events`)."""
         game = Game._blank(players, rules or Rules(), seed)
         events: list[Event] = []
-        bits = game._bits()  # one source for the dealer draw and the first deal
-        game._choose_dealer(events, bits)
-        game._start_round(events, bits)
+        # One call for the random numbers of the dealer draw and of the first deal.
+        deck_size = len(_new_deck(game.rules.creepers))
+        label = f"{seed}:0"
+        numbers = random_numbers(label, deck_size + _DEALER_NUMBERS)
+        game.shuffles = 1
+        game._choose_dealer(events, chain(numbers[deck_size:], more_numbers(label)))
+        game._start_round(events, numbers)
         game.opening_events = events
         return game
 
@@ -220,60 +298,60 @@ class Game:
         game.blocked_turns = 0
         return game
 
-    def _bits(self) -> Callable[[int], int]:
-        """A random source for the next shuffle, derived from the seed and a counter."""
+    def _numbers(self, count: int) -> array[int]:
+        """The random numbers of this match's next shuffle."""
+        numbers = random_numbers(f"{self.seed}:{self.shuffles}", count)
         self.shuffles += 1
-        return random.Random(f"{self.seed}:{self.shuffles - 1}").getrandbits
+        return numbers
 
-    def _shuffle(self, cards: list[Card], bits: Callable[[int], int] | None = None) -> None:
-        # `random.Random(...).shuffle(cards)` inlined: the same Fisher-Yates steps drawing the same
-        # bits as `Random._randbelow` (CPython 3.11-3.13), so the same order, about twice as fast.
-        getrandbits = bits or self._bits()
-        for i in range(len(cards) - 1, 0, -1):
-            n = i + 1
-            k = n.bit_length()
-            j = getrandbits(k)
-            while j >= n:
-                j = getrandbits(k)
-            cards[i], cards[j] = cards[j], cards[i]
+    def _shuffle(self, cards: list[Card]) -> None:
+        """Shuffle `cards` in place with the next seeded shuffle of this match."""
+        cards[:] = shuffled(cards, self._numbers(len(cards)))
 
-    def _choose_dealer(self, events: list[Event], bits: Callable[[int], int]) -> None:
+    def _choose_dealer(self, events: list[Event], numbers: Iterator[int]) -> None:
         """Everyone draws a card; the highest number deals; ties draw again among themselves.
 
-        Each draw is one step of a Fisher-Yates shuffle done lazily: the same as drawing from a
-        fully shuffled deck, without shuffling the 100 cards nobody draws.
+        Each draw takes a uniformly random card of those left: the same as drawing from the top
+        of a shuffled deck, without shuffling the hundred cards nobody draws.
         """
         deck = _new_deck(self.rules.creepers)
-        contenders = list(self.players)
-        while len(contenders) > 1:
-            ranks: dict[str, int] = {}
+        contenders = self.players
+        while True:
+            best = -1
+            tied: list[str] = []
             for p in contenders:
                 if not deck:
                     deck = _new_deck(self.rules.creepers)
-                n = len(deck)
-                k = n.bit_length()
-                j = bits(k)
-                while j >= n:
-                    j = bits(k)
-                deck[j], deck[-1] = deck[-1], deck[j]
-                card = deck.pop()
-                events.append(DealerCardDrawn(p, card))
-                ranks[p] = card.rank
-            best = max(ranks.values())
-            contenders = [p for p in contenders if ranks[p] == best]
-        self.dealer = contenders[0]
+                j = next(numbers) % len(deck)
+                card = deck[j]
+                deck[j] = deck[-1]
+                deck.pop()
+                drawn = _new(DealerCardDrawn)
+                drawn.player = p
+                drawn.card = card
+                events.append(drawn)
+                if card.rank > best:
+                    best = card.rank
+                    tied = [p]
+                elif card.rank == best:
+                    tied.append(p)
+            if len(tied) == 1:
+                break
+            contenders = tied
+        self.dealer = tied[0]
         events.append(DealerChosen(self.dealer))
 
-    def _start_round(self, events: list[Event], bits: Callable[[int], int] | None = None) -> None:
+    def _start_round(self, events: list[Event], numbers: Sequence[int] | None = None) -> None:
         self.round_no += 1
         deck = _new_deck(self.rules.creepers)
-        self._shuffle(deck, bits)
-        n = len(self.players)
-        dealer_idx = self.players.index(self.dealer)
-        self.hands = {p: [] for p in self.players}
-        for _ in range(HAND_SIZE):
-            for i in range(1, n + 1):
-                self.hands[self.players[(dealer_idx + i) % n]].append(deck.pop())
+        deck = shuffled(deck, self._numbers(len(deck)) if numbers is None else numbers)
+        players = self.players
+        n = len(players)
+        dealer_idx = players.index(self.dealer)
+        # The deck is in random order, so dealing seven at a time is the same as one at a time.
+        dealt = deck[-HAND_SIZE * n :]
+        del deck[-HAND_SIZE * n :]
+        self.hands = {p: dealt[k * HAND_SIZE : (k + 1) * HAND_SIZE] for k, p in enumerate(players)}
         self.draw_pile = deck
         self.discard = []
         self.direction = 1
@@ -288,12 +366,12 @@ class Game:
         self.blocked_turns = 0
         events.append(RoundStarted(self.round_no, self.dealer, HAND_SIZE))
         while True:
-            card = self.draw_pile.pop()
-            if self.rules.first_card_number and card.kind is not Kind.NUMBER:
-                self.draw_pile.insert(len(self.draw_pile) // 2, card)
+            card = deck.pop()
+            if self.rules.first_card_number and card.kind is not _NUMBER:
+                deck.insert(len(deck) // 2, card)
             elif card is WILD_FOUR:
-                self.draw_pile.append(card)
-                self._shuffle(self.draw_pile)
+                deck.append(card)
+                self._shuffle(deck)
             else:
                 break
             events.append(FirstCardReturned(card))
@@ -303,16 +381,16 @@ class Game:
         first = (dealer_idx + 1) % n
         self.color = card.color
         self.current = first
-        if card.kind is Kind.SKIP:
-            events.append(PlayerSkipped(self.players[first]))
+        if card.kind is _SKIP:
+            events.append(PlayerSkipped(players[first]))
             self.current = (first + 1) % n
-        elif card.kind is Kind.REVERSE:
+        elif card.kind is _REVERSE:
             self.direction = -1
             events.append(DirectionChanged(-1))
             self.current = dealer_idx
-        elif card.kind is Kind.DRAW_TWO:
-            self._set_penalty(first, 2, card, events)
-        self.first_turn_player = self.players[self.current]
+        elif card.kind is _DRAW_TWO:
+            self._aim_draw_two(first, card, events)
+        self.first_turn_player = players[self.current]
 
     # ------------------------------------------------------------------ public state
 
@@ -369,62 +447,87 @@ class Game:
     # ------------------------------------------------------------------ legality
 
     def legal_actions(self, player: str) -> list[Action]:
-        """Exactly the actions `player` may take now, in any seat, on or out of turn."""
-        return list(self._legal(player))
+        """Exactly the actions `player` may take now, in any seat, on or out of turn.
 
-    def _legal(self, player: str) -> list[Action]:
-        """`legal_actions` without the defensive copy, cached until the next move."""
-        if self._cache_move == self.move_no and self._cache_player == player:
-            return self._cache
-        actions = self._compute_legal(player)
-        self._cache_move = self.move_no
-        self._cache_player = player
-        self._cache = actions
-        return actions
+        Each action is listed once, the plays first (in the order of the hand, a wild once per
+        color), then the others: a caller that wants only the plays can stop at the first
+        action that is not one. The list is computed once per move and player, then copied.
+        """
+        if self._cache_move != self.move_no or self._cache_player != player:
+            color = self.color
+            if (
+                player == self.players[self.current]
+                and self.pending is None
+                and not self.has_drawn
+                and color is not None
+                and self.winners is None
+            ):
+                # The ordinary turn, the case of almost every call, written out here: what
+                # matches the color or the top card's face, once each (a hand may hold a card
+                # twice), then draw.
+                hand = self.hands[player]
+                playable = self.discard[-1].playable_on[color]
+                out: list[Action] = []
+                for c in hand:
+                    if c in playable:
+                        plays = c.plays
+                        if plays[0] not in out:
+                            out += plays
+                if out:
+                    if self.rules.no_bluffing and not self._wild_four_legal(hand):
+                        out = [a for a in out if a.card is not WILD_FOUR]
+                    if len(hand) == 2 and self.precall != player and out:
+                        out.append(_DRAW_ACTION)
+                        out.append(_UNO_ACTION)
+                    else:
+                        out.append(_DRAW_ACTION)
+                else:
+                    out.append(_DRAW_ACTION)
+                catchable = self.catchable
+                if catchable is not None:
+                    out.append(_UNO_ACTION if catchable == player else _CATCH_ACTION)
+            else:
+                out = self._other_legal(player)
+            self._cache = out
+            self._cache_move = self.move_no
+            self._cache_player = player
+        return self._cache.copy()
 
-    def _compute_legal(self, player: str) -> list[Action]:
-        if self.winners is not None or player not in self.hands:
+    def _other_legal(self, player: str) -> list[Action]:
+        """`legal_actions` in every case but the ordinary turn: out of turn, the first color,
+        a pending penalty, after a draw, the game over."""
+        if self.winners is not None:
             return []
-        hand = self.hands[player]
+        hand = self.hands.get(player)
+        if hand is None:
+            return []
         out: list[Action] = []
         if player == self.players[self.current]:
             if self.color is None:
                 return [A.CHOOSE[c] for c in COLORS]
             if self.pending is not None:
-                out.append(A.ACCEPT)
+                for c in hand:
+                    if self._answers_penalty(c) and c.plays[0] not in out:
+                        out.append(c.plays[0])
+                can_play = bool(out)
+                out.append(_ACCEPT_ACTION)
                 if self._challengeable():
-                    out.append(A.CHALLENGE)
-                for card in dict.fromkeys(hand):
-                    if self._answers_penalty(card):
-                        out.append(A.PLAY[card])
-            elif self.has_drawn:
-                drawn = self.drawn
-                if drawn is not None and self._playable(drawn, hand):
-                    out.extend(A.PLAYS[drawn])
-                out.append(A.PASS)
+                    out.append(_CHALLENGE_ACTION)
             else:
-                # The hot loop of every turn: `_playable` inlined.
-                color = self.color
-                face = self.discard[-1].face
-                bluff_check = self.rules.no_bluffing
-                plays = A.PLAYS
-                for card in dict.fromkeys(hand):
-                    if card.is_wild:
-                        if not (bluff_check and card is WILD_FOUR) or self._wild_four_legal(hand):
-                            out.extend(plays[card])
-                    elif card.color is color or card.face == face:
-                        out.extend(plays[card])
-                out.append(A.DRAW)
-            if (
-                len(hand) == 2
-                and self.precall != player
-                and any(a.type is ActionType.PLAY for a in out)
-            ):
-                out.append(A.UNO)
+                assert self.has_drawn, "the ordinary turn is legal_actions' own case"
+                drawn = self.drawn
+                can_play = drawn is not None and self._playable(drawn, hand)
+                if can_play:
+                    assert drawn is not None
+                    out += drawn.plays
+                out.append(_PASS_ACTION)
+            if can_play and len(hand) == 2 and self.precall != player:
+                out.append(_UNO_ACTION)
         elif self._can_jump_in(player):
-            out.append(A.PLAY[self.discard[-1]])
-        if self.catchable is not None:
-            out.append(A.UNO if self.catchable == player else A.CATCH)
+            out.append(self.discard[-1].plays[0])
+        catchable = self.catchable
+        if catchable is not None:
+            out.append(_UNO_ACTION if catchable == player else _CATCH_ACTION)
         return out
 
     def _playable(self, card: Card, hand: list[Card]) -> bool:
@@ -442,7 +545,7 @@ class Game:
         p = self.pending
         return (
             p is not None
-            and p.is_wild_four
+            and p.source is WILD_FOUR
             and p.offender is not None
             and not self.rules.no_bluffing
         )
@@ -450,9 +553,9 @@ class Game:
     def _answers_penalty(self, card: Card) -> bool:
         p = self.pending
         assert p is not None
-        if card.kind is not Kind.DRAW_TWO:
+        if card.kind is not _DRAW_TWO:
             return False
-        if p.is_wild_four:
+        if p.source is WILD_FOUR:
             return self.rules.defend_wild_four and card.color is self.color
         if self.rules.pass_draw_two:
             return True
@@ -465,129 +568,189 @@ class Game:
         top = self.discard[-1]
         if top.is_wild or top not in self.hands[player]:
             return False
-        return not (top.kind is Kind.DRAW_TWO and self.top_played_by == player)
-
-    def _diagnose(self, player: str, action: Action) -> str:
-        """Why `action` is not legal for `player`: the most specific reason code."""
-        if self.winners is not None:
-            return "game_over"
-        if player not in self.hands:
-            return "not_a_player"
-        hand = self.hands[player]
-        is_current = player == self.players[self.current]
-        t = action.type
-        p = self.pending
-        if t is ActionType.CATCH:
-            return "cannot_catch_yourself" if self.catchable == player else "nothing_to_catch"
-        if t is ActionType.UNO:
-            if player in self.safe or self.precall == player:
-                return "uno_already_called"
-            return "uno_not_now"
-        if not is_current and t is not ActionType.PLAY:
-            if t is ActionType.CHALLENGE and (p is None or not p.is_wild_four):
-                return "nothing_to_challenge"
-            if t is ActionType.CHALLENGE:
-                return "not_your_challenge"
-            if t is ActionType.CHOOSE and self.color is not None:
-                return "nothing_to_choose"
-            return "not_your_turn"
-        if t is ActionType.CHOOSE:
-            return "nothing_to_choose" if self.color is not None else "not_your_turn"
-        if self.color is None:
-            return "must_choose_color"
-        if t is ActionType.CHALLENGE:
-            return "nothing_to_challenge"
-        if t is ActionType.ACCEPT:
-            return "nothing_to_accept"
-        if t is ActionType.DRAW:
-            if p is not None:
-                return "must_answer_penalty"
-            return "already_drawn" if self.has_drawn else "not_your_turn"
-        if t is ActionType.PASS:
-            return "must_answer_penalty" if p is not None else "must_draw_first"
-        card = action.card
-        assert card is not None
-        if card not in hand:
-            return "card_not_in_hand"
-        if card.is_wild and action.color is None:
-            return "wild_needs_color"
-        if not card.is_wild and action.color is not None:
-            return "color_not_allowed"
-        if not is_current:
-            if not self.rules.jump_in:
-                return "jump_in_off" if card is self.discard[-1] else "not_your_turn"
-            if self.first_flip:
-                return "jump_in_not_on_first_card"
-            if card.is_wild:
-                return "jump_in_not_with_wild"
-            if card is not self.discard[-1]:
-                return "jump_in_needs_identical"
-            if card.kind is Kind.DRAW_TWO and self.top_played_by == player:
-                return "one_draw_card_per_turn"
-            return "not_your_turn"
-        if p is not None:
-            return "not_an_answer" if card.kind is Kind.DRAW_TWO else "must_answer_penalty"
-        if self.has_drawn and card is not self.drawn:
-            return "only_drawn_card"
-        if card is WILD_FOUR and self.rules.no_bluffing:
-            return "wild_four_not_allowed"
-        return "does_not_match"
+        return not (top.kind is _DRAW_TWO and self.top_played_by == player)
 
     # ------------------------------------------------------------------ applying
 
     def apply(self, player: str, action: Action) -> list[Event]:
-        """Apply a legal action and return its events; an illegal one raises and changes nothing."""
-        if action not in self._legal(player):
-            reason = self._diagnose(player, action)
-            if reason in _TURN_TAKEN_REASONS and player == self.jumped_over:
-                reason = "turn_taken_by_jump_in"
-            raise IllegalAction(reason, str(action), player)
+        """Apply a legal action and return its events; an illegal one raises and changes nothing.
+
+        Playing a card, the move of most turns, is written out here in full (see the module
+        docstring); the other moves have a method each.
+        """
+        if self._cache_move != self.move_no or self._cache_player != player:
+            self.legal_actions(player)  # fills the cache
+        if action not in self._cache:  # actions are interned: an identity test per entry
+            raise refusal(self, player, action)
         self.move_no += 1
-        events: list[Event] = []
         t = action.type
-        if t is ActionType.UNO:
+        if t is not _PLAY:
+            if t is _DRAW and self.draw_pile and not self.rules.creepers:
+                return self._draw_one(player)
+            return self._apply_other(player, action, t)
+        # Any other player's move closes the window for catching a forgotten UNO.
+        catchable = self.catchable
+        if catchable is not None and catchable != player:
+            self.catchable = None
+        card = action.card
+        assert card is not None
+        players = self.players
+        idx = self.current
+        jump_in = players[idx] != player
+        if jump_in:
+            self.jumped_over = players[idx]
+            idx = self.current = players.index(player)
+        else:
+            self.jumped_over = None
+        hand = self.hands[player]
+        hand.remove(card)
+        self.blocked_turns = 0
+        prev_color = self.color
+        was_first_flip = self.first_flip
+        self.pending = None
+        self.has_drawn = False
+        self.drawn = None
+        self.discard.append(card)
+        self.first_flip = False
+        self.top_played_by = player
+        color = action.color
+        if color is None:
+            color = card.color
+            assert color is not None
+        self.color = color
+        left = len(hand)
+        played = _new(CardPlayed)  # the fields, without the dataclass __init__ (see _new)
+        played.player = player
+        played.card = card
+        played.color = color
+        played.jump_in = jump_in
+        played.cards_left = left
+        events: list[Event] = [played]
+        if left == 1:
+            if self.precall == player:
+                self.precall = None
+                self.safe.add(player)
+            else:
+                self.catchable = player
+        elif not left:
+            self._go_out(player, card, events)
+            return events  # the round is over: no UNO call left to settle
+        kind = card.kind
+        n = len(players)
+        if kind is _NUMBER or (card.is_wild and card is not WILD_FOUR):
+            self.current = (idx + self.direction) % n
+        elif kind is _SKIP:
+            skipped = _new(PlayerSkipped)
+            skipped.player = players[(idx + self.direction) % n]
+            events.append(skipped)
+            self.current = (idx + 2 * self.direction) % n
+        elif kind is _REVERSE:
+            self.direction = -self.direction
+            events.append(DirectionChanged(self.direction))
+            if n == 2 and self.rules.two_player_reverse_skips:
+                events.append(PlayerSkipped(players[(idx + self.direction) % n]))
+                self.current = idx
+            else:
+                self.current = (idx + self.direction) % n
+        elif kind is _DRAW_TWO:
+            self._aim_draw_two((idx + self.direction) % n, card, events)
+        else:  # Wild Draw Four: its legality is judged now, against the hand as it stands
+            legal = True
+            for c in hand:
+                if c.color is prev_color:
+                    legal = False
+                    break
+            self._aim_wild_four(
+                (idx + self.direction) % n, player, legal, prev_color, was_first_flip, events
+            )
+        if self.precall is not None or self.safe or self.catchable is not None:
+            self._settle_uno_state()
+        return events
+
+    def _draw_one(self, player: str) -> list[Event]:
+        """The ordinary voluntary draw (a card to draw, no Creepers): `_draw_voluntarily`
+        written out for the move of every fourth turn."""
+        catchable = self.catchable
+        if catchable is not None and catchable != player:
+            self.catchable = None
+        self.jumped_over = None
+        card = self.draw_pile.pop()
+        hand = self.hands[player]
+        hand.append(card)
+        drawn = _new(CardsDrawn)
+        drawn.player = player
+        drawn.count = 1
+        drawn.reason = _CHOICE
+        drawn.cards = (card,)
+        events: list[Event] = [drawn]
+        self.blocked_turns = 0
+        if card.is_wild:
+            playable = card is not WILD_FOUR or not self.rules.no_bluffing
+            playable = playable or self._wild_four_legal(hand)
+        else:
+            playable = card.color is self.color or card.face == self.discard[-1].face
+        if playable:
+            self.has_drawn = True
+            self.drawn = card
+        else:  # nothing to decide: the turn passes at once
+            passed = _new(Passed)
+            passed.player = player
+            events.append(passed)
+            self.current = (self.current + self.direction) % len(self.players)
+        if self.precall is not None or self.safe or self.catchable is not None:
+            self._settle_uno_state()
+        return events
+
+    def _apply_other(self, player: str, action: Action, t: ActionType) -> list[Event]:
+        """Every legal move but a play."""
+        events: list[Event]
+        if t is _UNO:
             # Even a call before the play is a move that closes the window to catch another.
             if self.catchable is not None and self.catchable != player:
                 self.catchable = None
+            events = []
             self._call_uno(player, events)
             return events
-        if t is ActionType.CATCH:
+        if t is _CATCH:
+            events = []
             self._catch(player, events)
             return events
-        # Any other move by somebody else closes the window for catching a forgotten UNO.
+        # Any other player's move closes the window for catching a forgotten UNO.
         if self.catchable is not None and self.catchable != player:
             self.catchable = None
         self.jumped_over = None
-        if t is ActionType.PLAY:
-            assert action.card is not None
-            self._play(player, action.card, action.color, events)
-        elif t is ActionType.DRAW:
-            self._draw_voluntarily(player, events)
-        elif t is ActionType.PASS:
-            self._pass(player, events)
-        elif t is ActionType.ACCEPT:
-            self._take_penalty(events)
-        elif t is ActionType.CHALLENGE:
-            self._challenge(player, events)
-        elif t is ActionType.CHOOSE:
-            assert action.color is not None
-            self.color = action.color
-            events.append(ColorChosen(player, action.color))
-        self._settle_uno_state()
+        if t is _DRAW:
+            events = self._draw_voluntarily(player)
+        else:
+            events = []
+            if t is _ACCEPT:
+                self._take_penalty(events)
+            elif t is _PASS:
+                self._pass(player, events)
+            elif t is _CHALLENGE:
+                self._challenge(player, events)
+            else:  # choose
+                assert action.color is not None
+                self.color = action.color
+                events.append(ColorChosen(player, action.color))
+        if self.precall is not None or self.safe or self.catchable is not None:
+            self._settle_uno_state()
         return events
 
     def _settle_uno_state(self) -> None:
         """A UNO call only counts while it is still true: drop the ones the move made stale."""
         if self.winners is not None:
             return
-        if self.precall is not None and (
-            self.players[self.current] != self.precall or len(self.hands[self.precall]) != 2
+        hands = self.hands
+        precall = self.precall
+        if precall is not None and (
+            self.players[self.current] != precall or len(hands[precall]) != 2
         ):
             self.precall = None
         if self.safe:
-            self.safe = {p for p in self.safe if p in self.hands and len(self.hands[p]) == 1}
+            self.safe = {p for p in self.safe if p in hands and len(hands[p]) == 1}
         c = self.catchable
-        if c is not None and (c not in self.hands or len(self.hands[c]) != 1):
+        if c is not None and (c not in hands or len(hands[c]) != 1):
             self.catchable = None
 
     def _call_uno(self, player: str, events: list[Event]) -> None:
@@ -608,89 +771,60 @@ class Game:
     def _step(self, index: int, steps: int = 1) -> int:
         return (index + steps * self.direction) % len(self.players)
 
-    def _play(self, player: str, card: Card, color: Color | None, events: list[Event]) -> None:
-        hand = self.hands[player]
-        idx = self.current if self.players[self.current] == player else self.players.index(player)
-        if idx != self.current:
-            self.jumped_over = self.players[self.current]
-            self.current = idx
-            jump_in = True
-        else:
-            jump_in = False
-        hand.remove(card)
-        self.blocked_turns = 0
-        prev_color = self.color
-        was_first_flip = self.first_flip
-        self.pending = None
-        self.has_drawn = False
-        self.drawn = None
-        self.discard.append(card)
-        self.first_flip = False
-        self.top_played_by = player
-        new_color = color if card.is_wild else card.color
-        assert new_color is not None
-        self.color = new_color
-        events.append(CardPlayed(player, card, new_color, jump_in, len(hand)))
-        if len(hand) == 1:
-            if self.precall == player:
-                self.precall = None
-                self.safe.add(player)
-            else:
-                self.catchable = player
-        if not hand:
-            self._go_out(player, card, events)
-            return
-        kind = card.kind
-        n = len(self.players)
-        if kind is Kind.SKIP:
-            skipped = self._step(idx)
-            events.append(PlayerSkipped(self.players[skipped]))
-            self.current = self._step(idx, 2)
-        elif kind is Kind.REVERSE:
-            self.direction = -self.direction
-            events.append(DirectionChanged(self.direction))
-            if n == 2 and self.rules.two_player_reverse_skips:
-                events.append(PlayerSkipped(self.players[self._step(idx)]))
-                self.current = idx
-            else:
-                self.current = self._step(idx)
-        elif kind is Kind.DRAW_TWO:
-            self._set_penalty(self._step(idx), 2, card, events)
-        elif card is WILD_FOUR:
-            legal = not any(c.color is prev_color for c in hand)
-            self._set_penalty(
-                self._step(idx),
-                4,
-                card,
-                events,
-                offender=player,
-                legal=legal,
-                prev_color=prev_color,
-                prev_first_flip=was_first_flip,
-            )
-        else:
-            self.current = self._step(idx)
-
-    def _set_penalty(
-        self, target: int, amount: int, source: Card, events: list[Event], **wild_four: Any
-    ) -> None:
-        """Aim a penalty at `target`; it waits only when the target has an answer to give."""
+    def _aim_draw_two(self, target: int, card: Card, events: list[Event]) -> None:
+        """A Draw Two hits seat `target`: it waits while the target has an answer (pass it on,
+        or the identical card under jump-in rules), else it is taken at once."""
         self.current = target
         name = self.players[target]
-        self.pending = Pending(name, amount, source, **wild_four)
-        if self._challengeable() or any(self._answers_penalty(c) for c in self.hands[name]):
-            events.append(PenaltyPending(name, amount, source))
+        rules = self.rules
+        if rules.pass_draw_two or (rules.jump_in and not self.first_flip):
+            for c in self.hands[name]:
+                if c.kind is _DRAW_TWO and (rules.pass_draw_two or c is card):
+                    self.pending = Pending(name, 2, card)
+                    events.append(PenaltyPending(name, 2, card))
+                    return
+        self._penalize(name, target, 2, _DRAW_TWO_REASON, events)
+
+    def _aim_wild_four(
+        self,
+        target: int,
+        offender: str | None,
+        legal: bool,
+        prev_color: Color | None,
+        prev_first_flip: bool,
+        events: list[Event],
+    ) -> None:
+        """A Wild Draw Four hits seat `target`: it waits while it can be challenged (its
+        `offender` is still playing, bluffing is allowed) or defended, else it is taken."""
+        self.current = target
+        name = self.players[target]
+        rules = self.rules
+        waits = offender is not None and not rules.no_bluffing
+        if not waits and rules.defend_wild_four:
+            color = self.color
+            waits = any(c.kind is _DRAW_TWO and c.color is color for c in self.hands[name])
+        if waits:
+            self.pending = Pending(name, 4, WILD_FOUR, offender, legal, prev_color, prev_first_flip)
+            events.append(PenaltyPending(name, 4, WILD_FOUR))
         else:
-            self._take_penalty(events)
+            self._penalize(name, target, 4, _WILD_FOUR_REASON, events)
+
+    def _penalize(
+        self, name: str, target: int, amount: int, reason: DrawReason, events: list[Event]
+    ) -> None:
+        """`name`, in seat `target`, takes `amount` cards and loses the turn."""
+        self.pending = None
+        self._draw(name, amount, reason, events)
+        skipped = _new(PlayerSkipped)
+        skipped.player = name
+        events.append(skipped)
+        self.current = (target + self.direction) % len(self.players)
 
     def _take_penalty(self, events: list[Event]) -> None:
         p = self.pending
         assert p is not None
-        self.pending = None
-        reason = DrawReason.WILD_FOUR if p.is_wild_four else DrawReason.DRAW_TWO
-        self._draw(p.target, p.amount, reason, events)
-        events.append(PlayerSkipped(p.target))
-        self.current = self._step(self.players.index(p.target))
+        reason = _WILD_FOUR_REASON if p.source is WILD_FOUR else _DRAW_TWO_REASON
+        self._penalize(p.target, self.players.index(p.target), p.amount, reason, events)
 
     def _challenge(self, challenger: str, events: list[Event]) -> None:
         p = self.pending
@@ -715,19 +849,37 @@ class Game:
             events.append(PlayerSkipped(challenger))
             self.current = self._step(self.current)
 
-    def _draw_voluntarily(self, player: str, events: list[Event]) -> None:
-        got = self._draw(player, 1, DrawReason.CHOICE, events)
-        self.has_drawn = True
-        self.drawn = got[0] if got else None
+    def _draw_voluntarily(self, player: str) -> list[Event]:
+        """Draw one on one's turn; a card that cannot be played passes the turn at once."""
         hand = self.hands[player]
+        pile = self.draw_pile
+        card: Card | None
+        if pile and not self.rules.creepers:
+            card = pile.pop()
+            hand.append(card)
+            drawn_event = _new(CardsDrawn)
+            drawn_event.player = player
+            drawn_event.count = 1
+            drawn_event.reason = _CHOICE
+            drawn_event.cards = (card,)
+            events: list[Event] = [drawn_event]
+            got = True
+        else:
+            events = []
+            drawn = self._draw(player, 1, _CHOICE, events)
+            got = bool(drawn)
+            card = drawn[0] if drawn else None
+        self.has_drawn = True
+        self.drawn = card
         stuck = not got and not any(self._playable(c, hand) for c in hand)
         if not stuck:
             self.blocked_turns = 0  # this player got a card or could play: not blocked
         # With nothing playable drawn the turn passes at once: there is no choice left to make.
-        if self.drawn is None or not self._playable(self.drawn, hand):
+        if card is None or not self._playable(card, hand):
             self._pass(player, events)
             if stuck:
                 self._count_blocked_turn(events)
+        return events
 
     def _count_blocked_turn(self, events: list[Event]) -> None:
         """Nothing to draw and nothing to play, all round the table: the round cannot go on.
@@ -746,20 +898,34 @@ class Game:
     def _pass(self, player: str, events: list[Event]) -> None:
         self.has_drawn = False
         self.drawn = None
-        events.append(Passed(player))
-        self.current = self._step(self.current)
+        passed = _new(Passed)
+        passed.player = player
+        events.append(passed)
+        self.current = (self.current + self.direction) % len(self.players)
 
     def _draw(self, player: str, count: int, reason: DrawReason, events: list[Event]) -> list[Card]:
         """Draw from the pile, reshuffling when it runs out; a drawn Creeper costs 3 more."""
-        got = self._take(count, events)
-        self.hands[player].extend(got)
-        events.append(CardsDrawn(player, len(got), reason, tuple(got)))
+        pile = self.draw_pile
+        if len(pile) >= count:
+            got = pile[-count:]
+            del pile[-count:]
+            got.reverse()
+        else:
+            got = self._take(count, events)
+        hand = self.hands[player]
+        hand += got
+        drawn = _new(CardsDrawn)
+        drawn.player = player
+        drawn.count = len(got)
+        drawn.reason = reason
+        drawn.cards = tuple(got)
+        events.append(drawn)
         if self.rules.creepers:
             for card in got:
-                if card.kind is Kind.CREEPER:
+                if card.kind is _CREEPER:
                     events.append(CreeperRevealed(player))
                     extra = self._take(CREEPER_EXTRA, events)
-                    self.hands[player].extend(extra)
+                    hand += extra
                     events.append(CardsDrawn(player, len(extra), DrawReason.CREEPER, tuple(extra)))
         return got
 
@@ -773,7 +939,7 @@ class Game:
         got = []
         # Under a pending Wild Draw Four the card beneath it stays too: a guilty player may have
         # to take the Wild Draw Four back and restore the pile (house rules).
-        keep = 2 if self.pending is not None and self.pending.is_wild_four else 1
+        keep = 2 if self.pending is not None and self.pending.source is WILD_FOUR else 1
         for _ in range(count):
             if not pile:
                 if len(self.discard) <= keep:
@@ -788,29 +954,32 @@ class Game:
     def _go_out(self, winner: str, card: Card, events: list[Event]) -> None:
         """The last card still hits the next player, with no answer possible; then score."""
         self.catchable = None
-        if card.kind is Kind.DRAW_TWO or card is WILD_FOUR:
+        if card.kind is _DRAW_TWO or card is WILD_FOUR:
             target = self.players[self._step(self.current)]
-            reason = DrawReason.DRAW_TWO if card.kind is Kind.DRAW_TWO else DrawReason.WILD_FOUR
-            self._draw(target, 2 if card.kind is Kind.DRAW_TWO else 4, reason, events)
+            reason = _DRAW_TWO_REASON if card.kind is _DRAW_TWO else _WILD_FOUR_REASON
+            self._draw(target, 2 if card.kind is _DRAW_TWO else 4, reason, events)
         self._end_round(winner, events)
 
     def _end_round(self, winner: str, events: list[Event], *, blocked: bool = False) -> None:
         """Score the round; the match ends at the target, or the next round is dealt."""
         self.catchable = None
-        points = {p: hand_points(self.hands[p]) for p in self.players}
-        if self.rules.scoring is Scoring.WINNER:
+        hands = self.hands
+        points = {p: hand_points(hands[p]) for p in self.players}
+        totals = self.scores_
+        winner_scoring = self.rules.scoring is _WINNER_SCORING
+        if winner_scoring:
             gained = dict.fromkeys(self.players, 0)
-            gained[winner] = sum(v for p, v in points.items() if p != winner)
+            gained[winner] = sum(points.values()) - points[winner]
+            totals[winner] += gained[winner]
         else:
             gained = dict(points)
-        for p, g in gained.items():
-            self.scores_[p] += g
+            for p, g in gained.items():
+                totals[p] += g
         self.round_winner = winner
-        events.append(RoundEnded(winner, points, gained, dict(self.scores_), blocked))
-        totals = self.scores_
+        events.append(RoundEnded(winner, points, gained, dict(totals), blocked))
         if max(totals.values()) >= self.rules.target:
-            best = (max if self.rules.scoring is Scoring.WINNER else min)(totals.values())
-            self.winners = tuple(p for p in self.players if totals[p] == best)
+            best = (max if winner_scoring else min)(totals.values())
+            self.winners = tuple([p for p in self.players if totals[p] == best])
             self.pending = None
             events.append(GameEnded(self.winners, dict(totals)))
             return
@@ -861,7 +1030,7 @@ class Game:
         p = self.pending
         if p is not None and p.offender == player:
             target = self.players.index(p.target)
-            self._set_penalty(target, p.amount, p.source, events, offender=None)
+            self._aim_wild_four(target, None, True, None, False, events)
         return events
 
     def default_action(self, player: str) -> Action | None:

@@ -196,4 +196,12 @@ def test_hand_points_and_sorting() -> None:
         "wild4",
         "creeper",
     ]
-    assert sorted(hand) == sort_hand(hand)
+
+
+def test_cards_compare_by_identity_only() -> None:
+    """No ordering operators: a Python `__lt__` would make every `==` between cards (and so
+    `list.remove`, `in`) go through slow Python-level dispatch. `sort_hand` gives the order."""
+    r7, g7 = Card.parse("r7"), Card.parse("g7")
+    assert r7 == Card.parse("r7") and r7 != g7
+    with pytest.raises(TypeError):
+        sorted([g7, r7])  # type: ignore[type-var]

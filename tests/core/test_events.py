@@ -115,15 +115,23 @@ def _events_of_random_match(preset: str, seed: int, leave_at: int) -> list[Event
 
 @pytest.fixture(scope="module")
 def logs() -> list[Event]:
+    """At least six matches of each preset, more until every event type has happened.
+
+    Some events need a rare deal (a wild as the first card, for `color_chosen`), so a fixed
+    number of matches would depend on the shuffle; 60 matches per preset is far more than any
+    event needs (a type still missing then is a real gap, and the test below says which).
+    """
     log: list[Event] = []
-    for seed in range(6):
+    for seed in range(60):
         for preset in PRESETS:
             log.extend(_events_of_random_match(preset, seed, leave_at=40 if seed == 0 else -1))
+        if seed >= 5 and {e.name for e in log} == set(EVENT_TYPES):
+            break
     return log
 
 
 def test_every_event_type_is_emitted(logs: list[Event]) -> None:
-    assert {e.name for e in logs} == set(EVENT_TYPES)
+    assert set(EVENT_TYPES) - {e.name for e in logs} == set()
 
 
 def test_every_event_round_trips_through_json(logs: list[Event]) -> None:

@@ -4,6 +4,7 @@ A match is driven by a random choice among ALL players' legal actions (on turn a
 catches, UNO calls, jump-ins), so every rule gets exercised. Checked:
 
 - the total number of cards never changes (and at round ends, the exact deck composition);
+- the legal actions are listed once each, the plays first (`legal_actions` promises both);
 - every listed action applies, and only listed actions do: at sampled steps the whole action
   space (every card with no color or each color, plus draw/pass/accept/challenge/uno/catch and
   choose x4) is tried for every player and a stranger: `apply` succeeds on a copy iff listed;
@@ -83,6 +84,8 @@ def _check_whole_space(game: Game) -> None:
     for player in [*game.players, "stranger"]:
         listed = game.legal_actions(player)
         assert len(set(listed)) == len(listed), f"duplicates for {player}: {listed}"
+        is_play = [a.type is ActionType.PLAY for a in listed]
+        assert is_play == sorted(is_play, reverse=True), f"plays not first: {listed}"
         for action in SPACE:
             if action in listed:
                 copy = Game.from_dict(before)
