@@ -473,16 +473,12 @@ class Game:
                         plays = c.plays
                         if plays[0] not in out:
                             out += plays
-                if out:
-                    if self.rules.no_bluffing and not self._wild_four_legal(hand):
-                        out = [a for a in out if a.card is not WILD_FOUR]
-                    if len(hand) == 2 and self.precall != player and out:
-                        out.append(_DRAW_ACTION)
-                        out.append(_UNO_ACTION)
-                    else:
-                        out.append(_DRAW_ACTION)
-                else:
-                    out.append(_DRAW_ACTION)
+                if out and self.rules.no_bluffing and not self._wild_four_legal(hand):
+                    out = [a for a in out if a.card is not WILD_FOUR]
+                can_play = bool(out)
+                out.append(_DRAW_ACTION)
+                if can_play and len(hand) == 2 and self.precall != player:
+                    out.append(_UNO_ACTION)
                 catchable = self.catchable
                 if catchable is not None:
                     out.append(_UNO_ACTION if catchable == player else _CATCH_ACTION)
