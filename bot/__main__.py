@@ -32,7 +32,7 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
     path = args.db or settings.database.with_name("console.sqlite3")
     storage = await Storage.open(path)
     try:
-        service = UnoService(storage, bot_delay=0.0)
+        service = UnoService(storage, bot_delay=0.0, lobby_idle=settings.lobby_idle)
         await service.start()
         table = ConsoleTable(
             service, Renderer(get_i18n()), lang=args.lang, preset=args.preset, bots=args.bots
@@ -46,7 +46,7 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
 async def run_chats(settings: Settings) -> int:
     storage = await Storage.open(settings.database)
     try:
-        service = UnoService(storage, bot_delay=settings.bot_delay)
+        service = UnoService(storage, bot_delay=settings.bot_delay, lobby_idle=settings.lobby_idle)
         await service.start()
         tasks = []
         if settings.telegram_token is not None:

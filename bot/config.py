@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.deadlines import DEFAULT_LOBBY_IDLE
 
 
 class Settings(BaseSettings):
@@ -26,4 +28,12 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
     # Seconds a computer player waits before moving, so humans can call UNO or catch first.
     bot_delay: float = 1.5
+    # Minutes a lobby may wait with no join, leave, settings change or start before it closes by
+    # itself (0: never); an abandoned lobby would otherwise block its chat until someone /kills it.
+    lobby_idle_minutes: float = Field(default=DEFAULT_LOBBY_IDLE / 60, ge=0)
     log_level: str = "INFO"
+
+    @property
+    def lobby_idle(self) -> float | None:
+        """The lobby idle time in seconds, as the service takes it (None: lobbies never expire)."""
+        return self.lobby_idle_minutes * 60 or None

@@ -212,12 +212,14 @@ class Renderer:
         return self.t(lang, notice.key, **notice.args)
 
     def announcements(self, outcome: Outcome) -> list[str]:
-        """Public messages worth posting on their own (results, a caught UNO, a challenge)."""
+        """Public messages worth posting on their own (results, a caught UNO, a challenge, an
+        expired lobby): every adapter posts these, for a command and for a timer alike."""
         texts = []
         for event in outcome.announcements:
             text = self.event(outcome.lang, event, outcome.names, scoring=outcome.scoring)
             if text:
                 texts.append(text)
+        texts.extend(self.notice(outcome.lang, notice) for notice in outcome.notices)
         return texts
 
     def private(self, outcome: Outcome, player: str, colorblind: bool = False) -> list[str]:

@@ -2,9 +2,10 @@
 
 Every use case runs under the chat's lock and follows one order: load, act in the engine, commit
 state + action log in one transaction, and only then hand back an `Outcome` for the adapter to
-send. Computer players and turn timers share one mechanism: each running game has at most one
-stored deadline, and `run_due` acts on the games whose deadline has passed (after a restart,
-`start` re-arms them from the database).
+send. Computer players, turn timers and idle lobbies share one mechanism: each open game has at
+most one stored deadline, and `run_due` acts on the games whose deadline has passed (after a
+restart, `start` re-arms them from the database). `bot.deadlines` says when a turn's deadline
+restarts and how long a lobby may wait.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.deadlines import DEFAULT_LOBBY_IDLE, lobby_minutes, next_turn
 from bot.settings import ChatSettings
 from bot.storage import (
     GameExists,
@@ -103,6 +105,9 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     settings: ChatSettings | None = None  # the chat's settings after a settings change
+    # Messages for the whole chat that no engine event carries (an idle lobby expired): a timer's
+    # outcome has no command to answer, so adapters post these with the announcements.
+    notices: list[Notice] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -146,11 +151,14 @@ class UnoService:
         *,
         clock: Callable[[], float] = time.time,
         bot_delay: float = 1.5,
+        lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
     ) -> None:
+        """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it)."""
         self.storage = storage
         self.clock = clock
         self.bot_delay = bot_delay
+        self.lobby_idle = lobby_idle if lobby_idle is None or lobby_idle > 0 else None
         self._seed = seed
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._games: dict[int, tuple[int, Game]] = {}  # game id -> (version, engine state)
@@ -158,10 +166,11 @@ class UnoService:
         self._wake = asyncio.Event()
 
     async def start(self) -> None:
-        """Re-arm the deadlines of every running game (after a restart)."""
-        for rec in await self.storage.active_games():
-            if rec.deadline is not None:
-                self._deadlines[rec.chat_key] = rec.deadline
+        """Re-arm the deadlines of every lobby and running game (after a restart)."""
+        for rec in await self.storage.open_games():
+            due = self._lobby_due(rec) if rec.status == "lobby" else rec.deadline
+            if due is not None:
+                self._deadlines[rec.chat_key] = due
 
     # ------------------------------------------------------------------ settings
 
@@ -240,6 +249,8 @@ class UnoService:
             out = Outcome(
                 chat_key, new.lang or lang, info=Notice("info-settings-saved"), settings=new
             )
+            if rec is not None and rec.status == "lobby":
+                rec = await self._save_lobby(rec, _copy_meta(rec.meta))  # someone is still here
             if rec is not None:
                 out.table = self._table(rec, self._engine(rec), new)
                 out.names = dict(rec.meta["names"])
@@ -258,8 +269,9 @@ class UnoService:
                 "closed": False,
                 "bots": 0,
             }
+            deadline = self._lobby_deadline()
             try:
-                rec = await self.storage.create_game(chat_key, meta)
+                rec = await self.storage.create_game(chat_key, meta, deadline=deadline)
             except GameExists:
                 rec2 = await self.storage.active_game(chat_key)
                 out = Outcome(chat_key, lang, error=Notice("error-game-exists"))
@@ -267,6 +279,7 @@ class UnoService:
                     out.table = self._table(rec2, self._engine(rec2), settings)
                     out.names = dict(rec2.meta["names"])
                 return out
+            self._arm(chat_key, deadline)
             return self._lobby_outcome(rec, settings, Notice("info-lobby-created"))
 
     async def join(self, chat_key: str, user: User) -> Outcome:
@@ -523,6 +536,8 @@ class UnoService:
     async def _on_deadline(self, chat_key: str, now: float) -> Outcome | None:
         async with self._locks[chat_key]:
             rec = await self.storage.active_game(chat_key)
+            if rec is not None and rec.status == "lobby":
+                return await self._expire_lobby(rec, now)
             if rec is None or rec.status != "running" or rec.deadline is None:
                 self._deadlines.pop(chat_key, None)
                 return None
@@ -545,6 +560,33 @@ class UnoService:
             else:
                 self._time_out(game, meta, events, log)
             return await self._commit(rec, game, meta, settings, events, log)
+
+    async def _expire_lobby(self, rec: GameRecord, now: float) -> Outcome | None:
+        """Close a lobby nobody touched for `lobby_idle`, so that the chat can open a new one."""
+        due = self._lobby_due(rec)
+        if due is None:
+            self._deadlines.pop(rec.chat_key, None)
+            return None
+        if due > now:
+            self._deadlines[rec.chat_key] = due
+            return None
+        assert self.lobby_idle is not None
+        settings = await self.settings(rec.chat_key)
+        rec = await self._finish(rec, _copy_meta(rec.meta), "killed")
+        notice = Notice("info-lobby-expired", {"minutes": lobby_minutes(self.lobby_idle)})
+        out = self._lobby_outcome(rec, settings, notice)
+        out.info, out.notices = None, [notice]  # for the whole chat: no command to answer
+        return out
+
+    def _lobby_deadline(self) -> float | None:
+        return None if self.lobby_idle is None else self.clock() + self.lobby_idle
+
+    def _lobby_due(self, rec: GameRecord) -> float | None:
+        """When a lobby expires: its stored deadline, or (a lobby opened before lobbies had
+        one) its last change plus the idle time; None while lobbies do not expire."""
+        if self.lobby_idle is None:
+            return None
+        return rec.deadline if rec.deadline is not None else rec.updated_at + self.lobby_idle
 
     def _bot_rng(self, game: Game, bot: str) -> random.Random:
         return random.Random(f"{game.seed}:{game.move_no}:{bot}")
@@ -606,14 +648,22 @@ class UnoService:
             events += game.remove_player(player)
             log.append(LogEntry(player, "leave"))
 
-    def _deadline(self, game: Game, settings: ChatSettings) -> float | None:
+    def _deadline(
+        self, game: Game, meta: dict[str, Any], events: list[Event], settings: ChatSettings
+    ) -> float | None:
+        """The game's next deadline: computer players first, else the turn timer.
+
+        The turn's own deadline lives in `meta["turn"]` (see `bot.deadlines.next_turn`), apart
+        from the stored one: computer players moving in between must not restart it either.
+        """
         if game.is_over:
             return None
+        turn = next_turn(meta.get("turn"), game, events, settings.timer, self.clock())
+        meta["turn"] = turn
         if self._bots_want_to_act(game):
             return self.clock() + self.bot_delay
-        if settings.timer is not None and not is_bot(game.current_player):
-            return self.clock() + settings.timer
-        return None
+        deadline: float | None = turn["deadline"]
+        return deadline
 
     # ------------------------------------------------------------------ views
 
@@ -769,7 +819,7 @@ class UnoService:
                 versions[player] = version
                 changed.append(player)
         status = "finished" if game.is_over else "running"
-        deadline = self._deadline(game, settings)
+        deadline = self._deadline(game, meta, events, settings)
         abandoned = not game.is_over and all(is_bot(p) for p in game.players)
         if abandoned:
             # Computer players do not play on for nobody: the game stops with its last human.
@@ -867,9 +917,13 @@ class UnoService:
         return rec, settings, None
 
     async def _save_lobby(self, rec: GameRecord, meta: dict[str, Any]) -> GameRecord:
-        return await self.storage.commit(
-            rec.id, rec.version, state=None, meta=meta, status="lobby", log=[], deadline=None
+        """Store a changed lobby; any change restarts its idle time."""
+        deadline = self._lobby_deadline()
+        new = await self.storage.commit(
+            rec.id, rec.version, state=None, meta=meta, status="lobby", log=[], deadline=deadline
         )
+        self._arm(rec.chat_key, deadline)
+        return new
 
     def _lobby_outcome(self, rec: GameRecord, settings: ChatSettings, info: Notice) -> Outcome:
         return Outcome(

@@ -638,8 +638,10 @@ class Storage:
 
     # -- games ----------------------------------------------------------------------------
 
-    async def create_game(self, chat_key: str, meta: dict[str, Any]) -> GameRecord:
-        """Open a lobby (version 0, no engine state yet).
+    async def create_game(
+        self, chat_key: str, meta: dict[str, Any], *, deadline: float | None = None
+    ) -> GameRecord:
+        """Open a lobby (version 0, no engine state yet), due to expire at ``deadline``.
 
         Raises :class:`GameExists` if the chat already has a lobby or running game; the partial
         unique index decides, so this is race-free across processes.
@@ -651,8 +653,8 @@ class Storage:
             try:
                 cur = conn.execute(
                     "INSERT INTO games (chat_key, status, version, state, meta, deadline,"
-                    " created_at, updated_at) VALUES (?, 'lobby', 0, NULL, ?, NULL, ?, ?)",
-                    (chat_key, meta_text, now, now),
+                    " created_at, updated_at) VALUES (?, 'lobby', 0, NULL, ?, ?, ?, ?)",
+                    (chat_key, meta_text, deadline, now, now),
                 )
             except sqlite3.IntegrityError as exc:
                 if _is_active_game_clash(exc):
@@ -669,7 +671,7 @@ class Storage:
             version=0,
             state=None,
             meta=_loads_obj(meta_text),
-            deadline=None,
+            deadline=deadline,
             created_at=now,
             updated_at=now,
         )
@@ -684,12 +686,23 @@ class Storage:
         return None if row is None else _game(row)
 
     async def active_games(self) -> list[GameRecord]:
-        """Every running game in every chat, oldest first (to re-arm timers after a restart).
+        """Every running game in every chat, oldest first.
 
-        Lobbies are deliberately excluded: they carry no engine state.
+        Lobbies are deliberately excluded: they carry no engine state (`open_games` has both).
         """
         rows = await self._fetchall(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    async def open_games(self) -> list[GameRecord]:
+        """Every lobby and running game, oldest first: the deadlines to re-arm after a restart.
+
+        A lobby's deadline is when it expires unstarted, a running game's when its computer
+        players move or its turn times out.
+        """
+        rows = await self._fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') ORDER BY id"
         )
         return [_game(r) for r in rows]
 

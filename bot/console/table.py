@@ -53,7 +53,7 @@ class ConsoleTable:
         outcomes = await self._resume_or_start()
         while True:
             for out in outcomes:
-                self._show(out)
+                self.show(out)
             table = (await self.service.table(CHAT)).table
             if table is None or table.status != "running":
                 if table is not None:
@@ -89,7 +89,8 @@ class ConsoleTable:
             await self.service.add_bot(CHAT, self.user)
         return [await self.service.start_game(CHAT, self.user)]
 
-    def _show(self, out: Outcome) -> None:
+    def show(self, out: Outcome) -> None:
+        """Print an outcome, a move's or a timer's: the refusal, the events, the chat notices."""
         if out.error is not None:
             self.say("⚠️ " + self.r.notice(out.lang, out.error))
         for event in out.events:
@@ -98,6 +99,8 @@ class ConsoleTable:
             )
             if text:
                 self.say("• " + text)
+        for notice in out.notices:
+            self.say("• " + self.r.notice(out.lang, notice))
 
     async def _turn(self, view: HandView, names: dict[str, str]) -> list[Outcome] | None:
         table = await self.service.table(CHAT)

@@ -201,6 +201,12 @@ info-bot-added = Робот присоединился.
 info-lobby-closed = Набор закрыт.
 info-lobby-opened = Набор снова открыт.
 info-lobby-empty = Все вышли — набор отменён.
+info-lobby-expired = ⌛ Игру так и не начали за { $minutes ->
+    [one] { $minutes } минуту
+    [few] { $minutes } минуты
+    [many] { $minutes } минут
+   *[other] { $minutes } минуты
+} — набор отменён. Новую игру можно открыть командой /new.
 info-killed = Игра остановлена.
 info-no-humans-left = В игре не осталось людей — игра остановлена.
 info-settings-saved = Настройки сохранены.

@@ -201,6 +201,12 @@ info-bot-added = Робот приєднався.
 info-lobby-closed = Набір закрито.
 info-lobby-opened = Набір знову відкрито.
 info-lobby-empty = Усі вийшли — набір скасовано.
+info-lobby-expired = ⌛ Гру так і не почали за { $minutes ->
+    [one] { $minutes } хвилину
+    [few] { $minutes } хвилини
+    [many] { $minutes } хвилин
+   *[other] { $minutes } хвилини
+} — набір скасовано. Нову гру можна відкрити командою /new.
 info-killed = Гру зупинено.
 info-no-humans-left = У грі не лишилося людей — гру зупинено.
 info-settings-saved = Налаштування збережено.

@@ -21,6 +21,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.discord import layout
 from bot.discord.app import UnoBot
 from bot.discord.controller import TABLE_REF
@@ -366,6 +367,30 @@ async def test_lobby_by_buttons_and_commands(make_table: Callable[..., Any]) -> 
         assert start.callback_type == 7 and start.original_id == table.id  # edited in place
         assert [c["custom_id"] for c in t.fake.buttons(table)] == ["uno:t:1"]
         assert RENDERER.t("ru", "table-title", round=1) in table.content
+        t.assert_clean()
+
+
+@pytest.mark.parametrize("locale", ["ru", "uk"])
+async def test_an_idle_lobby_expires_with_a_notice(
+    make_table: Callable[..., Any], locale: str
+) -> None:
+    async with make_table(locale=locale) as t:
+        table = await t.lobby(*t.users[:2])
+        assert isinstance(t.clock, FakeClock)
+        t.clock.advance(DEFAULT_LOBBY_IDLE + 1)
+        outs = await t.service.run_due(prefix="dc:")  # what the timer loop of this adapter runs
+        assert len(outs) == 1
+        await t.bot.uno.publish_timed(outs[0])
+        await t.fake.settle()
+        # The notice, with the /new command as Discord names it in the channel's language.
+        new = "/" + RENDERER.i18n.command_name(t.lang, "new")
+        notice = RENDERER.t(t.lang, "info-lobby-expired", minutes=30).replace("/new", new)
+        posted = [m.content for m in t.fake.channel_messages(t.world.channel)]
+        assert posted.count(notice) == 1
+        assert t.fake.message(table.id).content == RENDERER.t(t.lang, "lobby-cancelled")
+        assert t.fake.buttons(t.fake.message(table.id)) == []
+        # The channel is free at once.
+        assert (await t.slash(t.users[1], "new")).original is not None
         t.assert_clean()
 
 

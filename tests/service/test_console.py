@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import re
@@ -9,10 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.console.table import ConsoleTable
+from bot.console.table import CHAT, ConsoleTable
 from bot.render import Renderer
 from bot.service import UnoService
 from bot.storage import Storage
+from tests.service.conftest import FakeClock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,6 +41,22 @@ async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> N
     assert "Гру завершено" in text or "виграє гру" in text
     assert "Введіть число" in text  # the invalid answers were refused in Ukrainian
     assert len(prompts) > 10
+
+
+async def test_console_prints_a_timers_notice(tmp_path: Path, renderer: Renderer) -> None:
+    clock = FakeClock()
+    storage = await Storage.open(tmp_path / "console.sqlite3", clock=clock)
+    try:
+        service = UnoService(storage, clock=clock, bot_delay=0.0, lobby_idle=600)
+        lines: list[str] = []
+        table = ConsoleTable(service, renderer, lang="uk", say=lines.append)
+        assert (await service.new_game(CHAT, table.user)).ok
+        clock.advance(601)
+        for out in await service.run_due(math.inf):  # as the console's loop runs the timers
+            table.show(out)
+    finally:
+        await storage.close()
+    assert lines == ["• " + renderer.t("uk", "info-lobby-expired", minutes=10)]
 
 
 def test_make_run_without_tokens_plays_in_the_console(tmp_path: Path) -> None:

@@ -208,6 +208,19 @@ async def test_active_games_lists_only_running_games_oldest_first(store: Storage
     assert await store.active_games() == [a, b]
 
 
+async def test_open_games_lists_lobbies_and_running_games_with_their_deadlines(
+    store: Storage, clock: FakeClock
+) -> None:
+    a = await _running(store, "tg:1")
+    due = clock() + 60
+    lobby = await store.create_game("tg:2", {}, deadline=due)
+    assert lobby.deadline == due
+    done = await _running(store, "tg:3")
+    await store.commit(done.id, 1, state=None, meta={}, status="finished")
+    assert await store.open_games() == [a, lobby]
+    assert [g.deadline for g in await store.open_games()] == [None, due]
+
+
 # --------------------------------------------------------------------------------------------
 # Optimistic concurrency
 # --------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.config import Settings
+from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.i18n import LANGS, I18n
 from bot.render import Renderer
 from bot.service import UnoService
@@ -61,6 +62,7 @@ class Harness:
         bot_delay: float = 0.05,
         group_limit: RateLimit | None = None,
         started: Iterable[int] | None = None,
+        lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
     ) -> None:
         self.api = api
         self.db_path = db_path
@@ -68,6 +70,7 @@ class Harness:
         self.seed = seed
         self.bot_delay = bot_delay
         self.group_limit = group_limit
+        self.lobby_idle = lobby_idle
         self.r = renderer()
         self.group = api.new_group(TITLES[lang])
         self.users = [api.new_user(name, language_code=lang) for name in NAMES[lang][:players]]
@@ -85,7 +88,9 @@ class Harness:
     async def start(self) -> None:
         self.storage = await Storage.open(self.db_path)
         seed = self.seed
-        self.service = UnoService(self.storage, bot_delay=self.bot_delay, seed=lambda: seed)
+        self.service = UnoService(
+            self.storage, bot_delay=self.bot_delay, lobby_idle=self.lobby_idle, seed=lambda: seed
+        )
         await self.service.start()
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]

@@ -51,6 +51,30 @@ async def test_lobby_by_commands_and_buttons(harness: Harness) -> None:
     assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "error-game-running")
 
 
+@pytest.mark.parametrize("harness", [{"players": 2, "lobby_idle": 1.0}], indirect=True)
+async def test_an_idle_lobby_expires_through_the_timer_loop(harness: Harness) -> None:
+    h = harness
+    h.check_language = True
+    a, b = h.users
+    await h.say(a, "/new")
+    title = h.r.t("ru", "lobby-title")
+    [lobby] = [m for m in h.api.messages(h.group.id) if m.plain_text.startswith(title)]
+    # Nobody starts it: the app's own timer loop closes it and tells the group.
+    notice = h.r.t("ru", "info-lobby-expired", minutes=1)
+    await h.api.wait_for(
+        lambda c: c.is_("sendMessage") and c.ok and c.params.get("text") == notice, timeout=10
+    )
+    await h.settle()
+    closed = h.api.message(h.group.id, lobby.message_id)
+    assert closed.plain_text == h.r.t("ru", "lobby-cancelled") and closed.buttons == []
+    assert h.group_texts().count(notice) == 1
+    # The chat is free at once.
+    await h.say(b, "/new")
+    assert h.api.last_message(h.group.id).plain_text.startswith(title)
+    reopened = (await h.svc.table(f"tg:{h.group.id}")).table
+    assert reopened is not None and reopened.status == "lobby"
+
+
 async def test_admins_kick_and_kill(harness: Harness) -> None:
     h = harness
     a, b, d, g = h.users

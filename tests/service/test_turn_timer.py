@@ -1,0 +1,150 @@
+"""The turn timer restarts only when a turn begins (see `bot.deadlines.new_turn`).
+
+A catch, an UNO call, someone leaving or a computer player's move out of turn must not give the
+player to act a fresh deadline: otherwise anyone could keep another player's timer from ever
+running out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.service import UnoService
+from bot.storage import Storage
+from core.events import Passed, UnoCaught
+from core.game import Game
+from core.rules import Rules
+from tests.service.conftest import ALICE, BORIS, VIKA, FakeClock
+from tests.service.test_service import CHAT, install, lobby, position, state
+
+TIMER = 30
+ROBOT = "ai:1"
+# Alice is about to play her second-to-last card, Boris is next.
+HANDS = {ALICE.id: "r5 r7", BORIS.id: "b5 y1 y2", VIKA.id: "g9 g8 g7"}
+
+
+async def timed_game(service: UnoService, game: Game, *, bots: int = 0) -> None:
+    """A running game with a 30-second turn timer, in the position `game`."""
+    humans = [u for u in (ALICE, BORIS, VIKA) if u.id in game.players]
+    await lobby(service, *humans, bots=bots)
+    assert (await service.change_setting(CHAT, ALICE, "timer", str(TIMER))).ok
+    assert (await service.start_game(CHAT, ALICE)).ok
+    await install(service, service.storage, game)
+
+
+async def times_out(service: UnoService, clock: FakeClock, at: float, player: str) -> None:
+    """Nothing happens before `at`; then `player` times out (draws if need be, and passes)."""
+    assert service.next_deadline() == pytest.approx(at)
+    clock.advance(at - clock() - 1)
+    assert await service.run_due() == []
+    clock.advance(2)
+    [out] = await service.run_due()
+    assert [e.player for e in out.events if isinstance(e, Passed)][:1] == [player]
+    assert Game.from_dict(await state(service.storage)).current_player != player
+
+
+async def test_a_catch_keeps_the_deadline_of_the_player_to_act(
+    service: UnoService, clock: FakeClock
+) -> None:
+    await timed_game(service, position(hands=HANDS))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok  # and forgets UNO
+    boris_deadline = clock() + TIMER
+    clock.advance(20)
+    caught = await service.uno(CHAT, VIKA)
+    assert any(isinstance(e, UnoCaught) for e in caught.events)
+    await times_out(service, clock, boris_deadline, BORIS.id)
+
+
+async def test_an_uno_call_out_of_turn_keeps_the_deadline(
+    service: UnoService, clock: FakeClock
+) -> None:
+    await timed_game(service, position(hands=HANDS))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    boris_deadline = clock() + TIMER
+    clock.advance(20)
+    assert (await service.uno(CHAT, ALICE)).ok  # her own call, right after the play
+    await times_out(service, clock, boris_deadline, BORIS.id)
+
+
+async def test_someone_leaving_out_of_turn_keeps_the_deadline(
+    service: UnoService, clock: FakeClock
+) -> None:
+    await timed_game(service, position(hands=HANDS))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    boris_deadline = clock() + TIMER
+    clock.advance(20)
+    assert (await service.leave(CHAT, VIKA)).ok
+    await times_out(service, clock, boris_deadline, BORIS.id)
+
+
+async def test_drawing_a_playable_card_keeps_the_deadline(
+    service: UnoService, clock: FakeClock
+) -> None:
+    hands = {ALICE.id: "r5 r7", BORIS.id: "b5 y1 y2", VIKA.id: "g9 g8 g7"}
+    await timed_game(service, position(hands=hands, draw="r3 y4 y5 y6"))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    boris_deadline = clock() + TIMER
+    clock.advance(10)
+    assert (await service.act(BORIS, "draw", chat_key=CHAT)).ok  # r3: he may play it
+    assert Game.from_dict(await state(service.storage)).current_player == BORIS.id
+    await times_out(service, clock, boris_deadline, BORIS.id)
+
+
+async def test_a_computer_players_catch_keeps_the_deadline_also_after_a_restart(
+    db_path: Path, clock: FakeClock
+) -> None:
+    store = await Storage.open(db_path, clock=clock)
+    service = UnoService(store, clock=clock, bot_delay=2.0, seed=lambda: 5)
+    hands = {ALICE.id: "r5 r7", BORIS.id: "b5 y1 y2", ROBOT: "g9 g8 g7"}
+    await timed_game(service, position(players=[ALICE.id, BORIS.id, ROBOT], hands=hands), bots=1)
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    boris_deadline = clock() + TIMER
+    assert service.next_deadline() == pytest.approx(clock() + 2.0)  # the robot catches first
+    clock.advance(2.0)
+    [out] = await service.run_due()
+    assert [(e.catcher, e.player) for e in out.events if isinstance(e, UnoCaught)] == [
+        (ROBOT, ALICE.id)
+    ]
+    assert service.next_deadline() == pytest.approx(boris_deadline)
+    await store.close()
+    store = await Storage.open(db_path, clock=clock)
+    try:
+        service = UnoService(store, clock=clock, bot_delay=2.0)
+        await service.start()
+        await times_out(service, clock, boris_deadline, BORIS.id)
+    finally:
+        await store.close()
+
+
+async def test_each_play_starts_a_turn_even_for_the_same_player(
+    service: UnoService, clock: FakeClock
+) -> None:
+    # Two players: Reverse and Skip give Alice the next turn too, each with a full timer.
+    two = position(
+        players=[ALICE.id, BORIS.id],
+        hands={ALICE.id: "r5 rrev rskip g2", BORIS.id: "r9 y1 y2"},
+        current=BORIS.id,
+    )
+    await timed_game(service, two)
+    assert (await service.act(BORIS, "play r9", chat_key=CHAT)).ok
+    assert service.next_deadline() == pytest.approx(clock() + TIMER)
+    for card in ("rrev", "rskip"):
+        clock.advance(20)
+        assert (await service.act(ALICE, f"play {card}", chat_key=CHAT)).ok
+        assert Game.from_dict(await state(service.storage)).current_player == ALICE.id
+        assert service.next_deadline() == pytest.approx(clock() + TIMER)
+    await times_out(service, clock, clock() + TIMER, ALICE.id)
+
+
+async def test_a_jump_in_that_hands_the_turn_back_starts_a_new_one(
+    service: UnoService, clock: FakeClock
+) -> None:
+    hands = {ALICE.id: "r7 r7 g2", BORIS.id: "b5 y1 y2", VIKA.id: "g9 g8 g7"}
+    await timed_game(service, position(hands=hands, rules=Rules.preset("house")))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    clock.advance(20)
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok  # jumps in on Boris's turn
+    assert Game.from_dict(await state(service.storage)).current_player == BORIS.id
+    await times_out(service, clock, clock() + TIMER, BORIS.id)
