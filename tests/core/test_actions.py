@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 
 from core import actions as A
@@ -119,3 +122,18 @@ def test_shared_instances_equal_parsed_actions() -> None:
         expected = [f"play {card} {c}" for c in COLORS] if card.is_wild else [f"play {card}"]
         assert [str(a) for a in A.PLAYS[card]] == expected
         assert A.play(card) == Action.parse(f"play {card}")
+
+
+def test_actions_are_interned_and_immutable() -> None:
+    """Equal actions are one object (the engine checks legality by identity), and stay so
+    through parsing, copying and pickling; nothing can change one."""
+    wild = Card.parse("wild4")
+    action = Action(ActionType.PLAY, wild, Color.GREEN)
+    assert action is Action.parse("play wild4 g") is A.PLAYS[wild][2]
+    assert copy.copy(action) is action and copy.deepcopy(action) is action
+    assert pickle.loads(pickle.dumps(action)) is action
+    assert Action(ActionType.DRAW) is A.DRAW
+    with pytest.raises(AttributeError):
+        action.color = Color.RED  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Action("play")  # type: ignore[arg-type]
