@@ -846,25 +846,14 @@ class Game:
             self.current = self._step(self.current)
 
     def _draw_voluntarily(self, player: str) -> list[Event]:
-        """Draw one on one's turn; a card that cannot be played passes the turn at once."""
+        """Draw one on one's turn; a card that cannot be played passes the turn at once.
+
+        The general case (an empty pile to reshuffle, Creepers); `_draw_one` is the usual one."""
         hand = self.hands[player]
-        pile = self.draw_pile
-        card: Card | None
-        if pile and not self.rules.creepers:
-            card = pile.pop()
-            hand.append(card)
-            drawn_event = _new(CardsDrawn)
-            drawn_event.player = player
-            drawn_event.count = 1
-            drawn_event.reason = _CHOICE
-            drawn_event.cards = (card,)
-            events: list[Event] = [drawn_event]
-            got = True
-        else:
-            events = []
-            drawn = self._draw(player, 1, _CHOICE, events)
-            got = bool(drawn)
-            card = drawn[0] if drawn else None
+        events: list[Event] = []
+        drawn = self._draw(player, 1, _CHOICE, events)
+        got = bool(drawn)
+        card = drawn[0] if drawn else None
         self.has_drawn = True
         self.drawn = card
         stuck = not got and not any(self._playable(c, hand) for c in hand)
