@@ -67,6 +67,21 @@ def next_turn(
     return {"player": player, "deadline": float(kept)}
 
 
+def fresh_turn(game: Game, timer: float | None, now: float) -> dict[str, Any]:
+    """The turn in progress right after the chat's turn timer was changed: a full `timer` from
+    `now` for the player to act (None if it is off, or nobody can time out).
+
+    A stored deadline belongs to the timer it was set under, and keeping it across a change
+    goes wrong: switched off and on again, the old deadline is long past, so the next move
+    that keeps the turn (a catch, an UNO call) times the player out at once; switched to a
+    longer or shorter timer, the player still runs on the old one. The player could not plan
+    for the new timer before it existed, so it starts with the change. Only the game's creator
+    or an admin may change settings while it runs, and they may as well stop the game, so
+    nobody gains a way to stall someone else's turn.
+    """
+    return next_turn(None, game, (), timer, now)
+
+
 def lobby_minutes(idle: float) -> int:
     """The idle time as the whole minutes the expiry notice names (at least one)."""
     return max(1, round(idle / 60))

@@ -40,6 +40,7 @@ LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 # The chat commands every adapter offers; each has `cmd-<name>` and `cmd-<name>-name` messages.
 COMMANDS: tuple[str, ...] = (
     "new",
+    "rematch",
     "join",
     "leave",
     "start",

@@ -117,8 +117,11 @@ class Renderer:
             self.t(lang, "lobby-players", count=len(view.seats)),
             players,
             "",
-            self.t(lang, "lobby-rules", rules=self.rules_name(lang, view.rules)),
         ]
+        if view.invited:  # a rematch: whom it waits for, by name, so they know to join
+            waiting = self.i18n.join(lang, [self.name(lang, p, names) for p in view.invited])
+            lines += [self.t(lang, "lobby-invited", names=waiting, count=len(view.invited)), ""]
+        lines.append(self.t(lang, "lobby-rules", rules=self.rules_name(lang, view.rules)))
         lines.append(self.t(lang, "lobby-closed" if view.closed else "lobby-hint"))
         return "\n".join(lines)
 
@@ -213,7 +216,8 @@ class Renderer:
 
     def announcements(self, outcome: Outcome) -> list[str]:
         """Public messages worth posting on their own (results, a caught UNO, a challenge, an
-        expired lobby): every adapter posts these, for a command and for a timer alike."""
+        expired lobby, a game the timer stopped): every adapter posts these, for a command and
+        for a timer alike."""
         texts = []
         for event in outcome.announcements:
             text = self.event(outcome.lang, event, outcome.names, scoring=outcome.scoring)

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.deadlines import DEFAULT_LOBBY_IDLE, lobby_minutes, next_turn
+from bot import rematch as rematch_rules
+from bot.deadlines import DEFAULT_LOBBY_IDLE, fresh_turn, lobby_minutes, next_turn
 from bot.settings import ChatSettings
 from bot.storage import (
     GameExists,
@@ -105,8 +106,9 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
     settings: ChatSettings | None = None  # the chat's settings after a settings change
-    # Messages for the whole chat that no engine event carries (an idle lobby expired): a timer's
-    # outcome has no command to answer, so adapters post these with the announcements.
+    # Messages for the whole chat that no engine event carries (an idle lobby expired, a timeout
+    # took out the last person): a timer's outcome has no command to answer, so adapters post
+    # these with the announcements.
     notices: list[Notice] = field(default_factory=list)
 
     @property
@@ -121,6 +123,16 @@ class Outcome:
         a match runs, and that match still counts the way it started.
         """
         return self.table.rules.scoring if self.table is not None else Scoring.WINNER
+
+    @property
+    def match_finished(self) -> bool:
+        """Whether this outcome ended a match with a result (not stopped): adapters offer a
+        rematch under the message that announces it."""
+        return (
+            self.table is not None
+            and self.table.status == "finished"
+            and any(isinstance(e, GameEnded) for e in self.events)
+        )
 
     @property
     def announcements(self) -> list[Event]:
@@ -245,6 +257,11 @@ class UnoService:
                 return Outcome(chat_key, lang, error=Notice("error-bad-setting"))
             if new.lang is None:
                 new = ChatSettings.from_dict({**new.to_dict(), "lang": lang})
+            if rec is not None and rec.status == "running" and new.timer != settings.timer:
+                try:
+                    rec = await self._restart_turn_timer(rec, new.timer)
+                except VersionConflict:
+                    return Outcome(chat_key, lang, error=Notice("error-conflict"))
             await self.storage.put_settings(chat_key, new.to_dict())
             out = Outcome(
                 chat_key, new.lang or lang, info=Notice("info-settings-saved"), settings=new
@@ -255,6 +272,37 @@ class UnoService:
                 out.table = self._table(rec, self._engine(rec), new)
                 out.names = dict(rec.meta["names"])
             return out
+
+    async def _restart_turn_timer(self, rec: GameRecord, timer: int | None) -> GameRecord:
+        """The chat's turn timer changed mid-game: the player to act gets a fresh full timer.
+
+        Their stored deadline was set under the old timer (see `bot.deadlines.fresh_turn` for
+        why it cannot stay). Computer players about to move keep their own, earlier deadline;
+        the new turn deadline is stored with the turn and takes over after them.
+        """
+        game = self._engine(rec, take=True)
+        assert game is not None
+        meta = _copy_meta(rec.meta)
+        turn = fresh_turn(game, timer, self.clock())
+        meta["turn"] = turn
+        bots_first = self._bots_want_to_act(game) and rec.deadline is not None
+        deadline = rec.deadline if bots_first else turn["deadline"]
+        try:
+            new = await self.storage.commit(
+                rec.id,
+                rec.version,
+                state=rec.state,
+                meta=meta,
+                status=rec.status,
+                log=[],
+                deadline=deadline,
+            )
+        except VersionConflict:
+            self._games.pop(rec.id, None)
+            raise
+        self._games[rec.id] = (new.version, game)
+        self._arm(rec.chat_key, deadline)
+        return new
 
     # ------------------------------------------------------------------ lobby
 
@@ -282,6 +330,33 @@ class UnoService:
             self._arm(chat_key, deadline)
             return self._lobby_outcome(rec, settings, Notice("info-lobby-created"))
 
+    async def rematch(self, chat_key: str, user: User, *, game_id: int | None = None) -> Outcome:
+        """A new lobby at the table of the chat's last match, which must have finished.
+
+        The caller is joined, the computer players are back, the people are named but not
+        joined (`bot.rematch` says why). `game_id` is the match a rematch button was shown
+        under: a button of an older match, or one pressed once a lobby is open again, is
+        refused and changes nothing (not even the chat's settings).
+        """
+        async with self._locks[chat_key]:
+            settings = await self.settings(chat_key)
+            active = await self.storage.active_game(chat_key)
+            last = None if active is not None else await self.storage.last_game(chat_key)
+            refused = rematch_rules.refusal(active, last, game_id)
+            if refused is not None:
+                lang = settings.lang or _lang(user.lang)
+                return Outcome(chat_key, lang, error=Notice(refused))
+            assert last is not None
+            settings = await self._settings_for(chat_key, user)
+            meta = rematch_rules.lobby_meta(last.meta, user.id, user.name)
+            deadline = self._lobby_deadline()
+            try:
+                rec = await self.storage.create_game(chat_key, meta, deadline=deadline)
+            except GameExists:  # another process opened one meanwhile
+                return Outcome(chat_key, settings.lang or "ru", error=Notice("error-game-exists"))
+            self._arm(chat_key, deadline)
+            return self._lobby_outcome(rec, settings, Notice("info-rematch"))
+
     async def join(self, chat_key: str, user: User) -> Outcome:
         async with self._locks[chat_key]:
             rec, settings, error = await self._lobby(chat_key)
@@ -297,6 +372,8 @@ class UnoService:
                 return self._err(rec, settings, "error-lobby-full")
             meta["players"].append(user.id)
             meta["names"][user.id] = user.name
+            if user.id in meta.get("invited", ()):
+                meta["invited"].remove(user.id)  # a rematch stops naming them, also if they leave
             rec = await self._save_lobby(rec, meta)
             return self._lobby_outcome(rec, settings, Notice("info-joined", {"name": user.name}))
 
@@ -559,7 +636,13 @@ class UnoService:
                 return None
             else:
                 self._time_out(game, meta, events, log)
-            return await self._commit(rec, game, meta, settings, events, log)
+            out = await self._commit(rec, game, meta, settings, events, log)
+            if out.info is not None:
+                # No command to answer (say, a timeout took out the last person and the game
+                # stopped): what would have been the answer goes to the whole chat.
+                out.notices.append(out.info)
+                out.info = None
+            return out
 
     async def _expire_lobby(self, rec: GameRecord, now: float) -> Outcome | None:
         """Close a lobby nobody touched for `lobby_idle`, so that the chat can open a new one."""
@@ -728,7 +811,8 @@ class UnoService:
                 Seat(p, meta["names"].get(p, ""), 0, 0, is_bot(p), False, False)
                 for p in meta["players"]
             ]
-            return TableView(rules=settings.rules(), seats=seats, **common)
+            invited = rematch_rules.still_invited(meta)
+            return TableView(rules=settings.rules(), seats=seats, invited=invited, **common)
         scores = game.scores
         seats = [
             Seat(

@@ -229,7 +229,14 @@ _V3: Migration = (
     "DROP INDEX player_stats_rank",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3)
+_V4: Migration = (
+    # A chat's games newest first (the rematch looks up the chat's last game). Without it that
+    # lookup walks every game of every chat back to the chat's last one, or all of them for a
+    # chat that never played.
+    "CREATE INDEX games_by_chat ON games (chat_key, id)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
@@ -334,6 +341,12 @@ _GAME_COLUMNS: Final = (
 # literals it falls back to games_status and reads every running game's row on every call.
 _ACTIVE_GAME_SQL: Final = (
     f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? AND status IN ('lobby', 'running')"
+)
+
+
+# The chat's newest game of any status, through games_by_chat.
+_LAST_GAME_SQL: Final = (
+    f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_key = ? ORDER BY id DESC LIMIT 1"
 )
 
 
@@ -679,6 +692,11 @@ class Storage:
     async def active_game(self, chat_key: str) -> GameRecord | None:
         """The chat's lobby or running game, if any."""
         row = await self._fetchone(_ACTIVE_GAME_SQL, (chat_key,))
+        return None if row is None else _game(row)
+
+    async def last_game(self, chat_key: str) -> GameRecord | None:
+        """The chat's newest game, whatever its status (None if it never had one)."""
+        row = await self._fetchone(_LAST_GAME_SQL, (chat_key,))
         return None if row is None else _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:

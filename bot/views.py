@@ -59,6 +59,7 @@ class TableView:
     winners: tuple[str, ...] = ()
     timer: int | None = None
     deadline: float | None = None
+    invited: tuple[str, ...] = ()  # a rematch's lobby: the last match's people not joined yet
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """A whole match in a terminal, through the same service, storage and locales as the chats.
 
 The console is just another adapter: it turns numbered choices into service calls and renders
-the same views. Input and output are injectable so a test can play a match to the end.
+the same views. Input and output are injectable so a test can play a match to the end. After a
+match it offers a rematch (`UnoService.rematch`: the same computer players, the chat's settings).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ class ConsoleTable:
         self.user = User("human", renderer.t(lang, "console-you"), lang)
 
     async def run(self) -> bool:
-        """Play until the match ends (True) or the input ends (False; the match stays saved)."""
+        """Play until a match ends and no rematch is wanted (True), or the input ends during a
+        match (False; the match stays saved)."""
         outcomes = await self._resume_or_start()
         while True:
             for out in outcomes:
@@ -60,7 +62,11 @@ class ConsoleTable:
                     self.say(self.r.table(table, (await self.service.table(CHAT)).names))
                 rows = await self.service.leaderboard(CHAT)
                 self.say(self.r.stats(self.lang, rows))
-                return True
+                again = await self._rematch()
+                if again is None:
+                    return True
+                outcomes = again
+                continue
             hand_out = await self.service.hand(self.user, chat_key=CHAT)
             view = hand_out.hands.get(self.user.id)
             if view is not None and view.choices:
@@ -87,6 +93,20 @@ class ConsoleTable:
         await self.service.new_game(CHAT, self.user)
         for _ in range(self.bots):
             await self.service.add_bot(CHAT, self.user)
+        return [await self.service.start_game(CHAT, self.user)]
+
+    async def _rematch(self) -> list[Outcome] | None:
+        """Offer another match against the same computer players; None: the player is done."""
+        self.say("")
+        self.say(self.r.t(self.lang, "console-again"))
+        self.say(f"  1. {self.r.t(self.lang, 'btn-rematch')}")
+        self.say(f"  0. {self.r.t(self.lang, 'console-quit')}")
+        if not await self._number(0, 1):
+            return None
+        lobby = await self.service.rematch(CHAT, self.user)
+        if not lobby.ok:  # the last game was stopped, not finished: nothing to repeat
+            self.show(lobby)
+            return None
         return [await self.service.start_game(CHAT, self.user)]
 
     def show(self, out: Outcome) -> None:

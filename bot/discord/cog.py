@@ -28,6 +28,11 @@ class UnoCog(commands.Cog):
     async def cmd_new(self, interaction: Interaction) -> None:
         await self.c.cmd_new(interaction)
 
+    @app_commands.command(name=command_name("rematch"), description=command_description("rematch"))
+    @app_commands.guild_only()
+    async def cmd_rematch(self, interaction: Interaction) -> None:
+        await self.c.cmd_rematch(interaction)
+
     @app_commands.command(name=command_name("join"), description=command_description("join"))
     @app_commands.guild_only()
     async def cmd_join(self, interaction: Interaction) -> None:

@@ -15,6 +15,8 @@ What goes where:
   closed DMs (50007) are explained once in the channel and the ephemeral hand is used instead.
 - Public results (a round, a caught UNO, a challenge, someone leaving) are posted in the channel;
   what only one player may see (their drawn cards, a challenged hand) goes only to that player.
+  The message announcing a match's result carries a "rematch" button; pressed, it loses the
+  button and the new lobby is posted as a table message of its own.
 """
 
 from __future__ import annotations
@@ -153,6 +155,12 @@ class Controller:
         text = self.localize(hand.lang, "\n\n".join(parts))
         return fit(text), layout.hand_view(hand, self.r, page=page)
 
+    def result_view(self, out: Outcome) -> ui.View | None:
+        """The rematch button, when `out` is a match's result."""
+        if not out.match_finished or out.table is None:
+            return None
+        return layout.rematch_view(out.table.game_id, out.lang, self.r)
+
     def settings_message(self, lang: str, settings: ChatSettings) -> tuple[str, ui.View | None]:
         text = self.r.settings(lang, settings) + "\n\n" + self.r.t(lang, "dc-settings-hint")
         return fit(self.localize(lang, text)), layout.settings_view(lang, settings, self.r)
@@ -228,7 +236,8 @@ class Controller:
         if announce:
             texts = self.announcements(out)
             if texts:
-                await self._safely(self.post(out.chat_key, "\n".join(texts)), "announce")
+                view = self.result_view(out)
+                await self._safely(self.post(out.chat_key, "\n".join(texts), view=view), "announce")
         await self.push_hands(out, skip)
         if out.table is not None and out.table.status not in ("lobby", "running"):
             self.forget(out.table.game_id)
@@ -278,14 +287,21 @@ class Controller:
             self._shown[key] = (table.game_id, table.version)
 
     async def post(
-        self, key: str, text: str, *, mentions: discord.AllowedMentions | None = None
+        self,
+        key: str,
+        text: str,
+        *,
+        mentions: discord.AllowedMentions | None = None,
+        view: ui.View | None = None,
     ) -> None:
+        """`text` in the channel, in as many messages as it takes; `view` under the last one."""
         channel_id = channel_of(key)
         if channel_id is None:
             return
         channel = self.client.get_partial_messageable(channel_id)
-        for part in chunks(text):
-            await channel.send(part, **_extras(None, mentions))
+        parts = chunks(text)
+        for i, part in enumerate(parts, 1):
+            await channel.send(part, **_extras(view if i == len(parts) else None, mentions))
 
     async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> None:
         """Bring every changed hand up to date: by DM, or in the player's live ephemeral."""
@@ -485,7 +501,7 @@ class Controller:
         # A slash command (/uno, /challenge): the result is public, private details are not.
         lines = self.public_lines(out)
         if lines:
-            await reply.send("\n".join(lines), public=True)
+            await reply.send("\n".join(lines), public=True, view=self.result_view(out))
         if hand is not None and (notes or not lines):
             content, view = self.hand_message(hand, out.names, notes)
             message_id = await reply.send(content, view=view)
@@ -519,6 +535,24 @@ class Controller:
                 await self.show_table(out.table, out.names, reply=reply)
             await reply.defer(update=True)  # a no-op when the table was the answer
             await self.publish(out, table=False)
+
+        await self._answer(interaction, handle)
+
+    async def on_rematch(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """The button under a match's result. Refused (a lobby is open again, an older match's
+        button): a private answer and nothing else. Accepted: the result loses its button and
+        the new lobby is posted as a table message."""
+
+        async def handle(reply: Reply) -> None:
+            key = chat_key(interaction.channel_id)
+            work = self.service.rematch(key, self.user(interaction), game_id=game_id)
+            out = await reply.run(work, update=True)
+            if out.error is not None or out.table is None:
+                lang = await self.lang(key, interaction)
+                await reply.send(self.notice(lang, out.error or Notice("error-no-game")))
+                return
+            await reply.remove_view()
+            await self.show_table(out.table, out.names)
 
         await self._answer(interaction, handle)
 
@@ -562,9 +596,21 @@ class Controller:
     # ------------------------------------------------------------------ slash commands
 
     async def cmd_new(self, interaction: discord.Interaction[Any]) -> None:
+        await self._open_lobby(interaction, self.service.new_game)
+
+    async def cmd_rematch(self, interaction: discord.Interaction[Any]) -> None:
+        await self._open_lobby(interaction, self.service.rematch)
+
+    async def _open_lobby(
+        self,
+        interaction: discord.Interaction[Any],
+        call: Callable[[str, User], Awaitable[Outcome]],
+    ) -> None:
+        """/new, /rematch: the new lobby's table message is the public answer."""
+
         async def handle(reply: Reply) -> None:
             key = chat_key(interaction.channel_id)
-            out = await reply.run(self.service.new_game(key, self.user(interaction)), public=True)
+            out = await reply.run(call(key, self.user(interaction)), public=True)
             lang = await self.lang(key, interaction)
             if out.error is not None or out.table is None:
                 await reply.send(self.notice(lang, out.error or Notice("error-no-game")))
@@ -598,7 +644,7 @@ class Controller:
             lines += self.public_lines(out)
             if not lines and out.table is not None:
                 lines.append(self.table_message(out.table, out.names)[0])
-            await reply.send_long("\n".join(lines), public=True)
+            await reply.send_long("\n".join(lines), public=True, view=self.result_view(out))
             await self.publish(out, announce=False)
 
         await self._answer(interaction, handle)

@@ -12,6 +12,7 @@ Custom ids (at most 100 characters):
   `wild:wild4`), a wild's color (`play wild4 g`), `back` or `page:<n>`
 - `uno:hs:<game>:<version>:<page>`  the hand's card menu when the cards do not fit as buttons
 - `uno:s:<setting>`               a select of the /settings menu
+- `uno:r:<game>`                 "rematch" under a match's result (`game` is that match)
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ LOBBY_ID = r"uno:l:(?P<game>\d+):(?P<op>join|addbot|start)"
 HAND_ID = r"uno:h:(?P<game>\d+):(?P<ver>\d+):(?P<key>[\w: +-]{1,60})"
 HAND_MENU_ID = r"uno:hs:(?P<game>\d+):(?P<ver>\d+):(?P<page>\d+)"
 SETTINGS_ID = r"uno:s:(?P<key>preset|lang|timer|target|toggle)"
+REMATCH_ID = r"uno:r:(?P<game>\d+)"
 LOBBY_OPS: tuple[str, ...] = ("join", "addbot", "start")
 SETTINGS_MENUS: tuple[str, ...] = ("preset", "lang", "timer", "target", "toggle")
 
@@ -52,6 +54,10 @@ def hand_menu_id(game: int, version: int, page: int) -> str:
 
 def settings_id(key: str) -> str:
     return f"uno:s:{key}"
+
+
+def rematch_id(game: int) -> str:
+    return f"uno:r:{game}"
 
 
 def controller(interaction: discord.Interaction[Any]) -> Controller:
@@ -149,10 +155,25 @@ class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=SETTINGS_ID):
         await controller(interaction).on_settings_menu(interaction, _groups(self)["key"], values[0])
 
 
+class RematchButton(ui.DynamicItem[ui.Button[Any]], template=REMATCH_ID):
+    def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
+        super().__init__(button, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(cast("ui.Button[Any]", item))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await controller(interaction).on_rematch(interaction, int(_groups(self)["game"]))
+
+
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     MyCardsButton,
     LobbyButton,
     HandButton,
     HandMenu,
     SettingsMenu,
+    RematchButton,
 )

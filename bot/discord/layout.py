@@ -22,10 +22,12 @@ from bot.discord.items import (
     HandMenu,
     LobbyButton,
     MyCardsButton,
+    RematchButton,
     SettingsMenu,
     hand_id,
     hand_menu_id,
     lobby_id,
+    rematch_id,
     settings_id,
     table_id,
 )
@@ -96,6 +98,14 @@ def table_view(table: TableView, r: Renderer) -> ui.View | None:
         )
         return _view([MyCardsButton(button, row=0)])
     return None
+
+
+def rematch_view(game_id: int, lang: str, r: Renderer) -> ui.View | None:
+    """Under the message announcing a match's result: a new lobby at the same table."""
+    button = ui.Button[Any](
+        label=r.t(lang, "btn-rematch"), custom_id=rematch_id(game_id), style=Style.success
+    )
+    return _view([RematchButton(button, row=0)])
 
 
 # ------------------------------------------------------------------------------ a hand

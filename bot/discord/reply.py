@@ -130,9 +130,13 @@ class Reply:
         )
         return message.id
 
-    async def send_long(self, text: str, *, public: bool = False) -> None:
-        for part in chunks(text):
-            await self.send(part, public=public)
+    async def send_long(
+        self, text: str, *, public: bool = False, view: ui.View | None = None
+    ) -> None:
+        """`text` in as many messages as it takes; `view` goes under the last one."""
+        parts = chunks(text)
+        for i, part in enumerate(parts, 1):
+            await self.send(part, public=public, view=view if i == len(parts) else None)
 
     async def update(self, content: str, view: ui.View | None) -> None:
         """Edit the message whose component was used."""
@@ -146,6 +150,13 @@ class Reply:
             return
         message = await self.interaction.edit_original_response(content=content, view=view)
         self.original_id = message.id
+
+    async def remove_view(self) -> None:
+        """Take the components off the message whose component was used; its text stays."""
+        if not self.done:
+            await self.interaction.response.edit_message(view=None)
+            return
+        await self.interaction.edit_original_response(view=None)
 
     def live(self, message_id: int | None) -> LiveHand:
         """The hand just sent as `message_id`, to be kept up to date while the token lasts."""

@@ -3,7 +3,8 @@
 A hand button carries the game and the hand's version, so a press on an outdated keyboard is
 refused: `h:<game>:<version>:<act>` where `act` is an action in the engine's notation
 (`play r7`, `play wild4 g`, `draw`, `uno`...), `colors <card>` to open the four colors of a wild,
-or `back` to close them.
+or `back` to close them. The rematch button under a match's result is `r:<game>`: the service
+refuses it unless that match is still the chat's last game.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ class HandCB(CallbackData, prefix="h"):
 class LobbyCB(CallbackData, prefix="l"):
     game: int
     act: str  # join | addbot | start
+
+
+class RematchCB(CallbackData, prefix="r"):
+    game: int  # the finished match the button was shown under
 
 
 class SettingsCB(CallbackData, prefix="s"):

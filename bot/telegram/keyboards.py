@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from bot.render import Renderer
 from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
-from bot.telegram.callbacks import BACK, COLORS_PREFIX, LobbyCB, SettingsCB, hand_data
+from bot.telegram.callbacks import BACK, COLORS_PREFIX, LobbyCB, RematchCB, SettingsCB, hand_data
 from bot.telegram.sender import Keyboard
 from bot.views import Choice, HandView
 from core.actions import ActionType
@@ -88,6 +88,12 @@ def lobby_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:
         for act in ("join", "addbot", "start")
     ]
     return _markup([buttons[:2], buttons[2:]])
+
+
+def rematch_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:
+    """Under a match's result: open a new lobby at the same table."""
+    data = RematchCB(game=game_id).pack()
+    return _markup([[button(text=r.t(lang, "btn-rematch"), callback_data=data)]])
 
 
 def link_keyboard(label: str, url: str) -> Keyboard | None:

@@ -18,7 +18,13 @@ from typing import Any
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService
 from bot.telegram.common import chat_id_of, chat_key
-from bot.telegram.keyboards import colors_keyboard, hand_keyboard, link_keyboard, lobby_keyboard
+from bot.telegram.keyboards import (
+    colors_keyboard,
+    hand_keyboard,
+    link_keyboard,
+    lobby_keyboard,
+    rematch_keyboard,
+)
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.views import Choice, HandView, TableView
 from core.events import CardsDrawn, HandRevealed
@@ -159,7 +165,10 @@ class TelegramUI:
                     futures.append(self.sender.send(int(event.viewer), text))
         texts = self.r.announcements(out)
         if texts:
-            self.sender.send(chat_id, "\n\n".join(texts))
+            markup = None
+            if out.match_finished and out.table is not None:  # the result: offer a rematch
+                markup = rematch_keyboard(self.r, out.lang, out.table.game_id)
+            self.sender.send(chat_id, "\n\n".join(texts), markup)
         if wait and futures:
             await asyncio.wait(futures, timeout=self.wait)
 

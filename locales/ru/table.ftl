@@ -63,6 +63,13 @@ lobby-rules = Правила: { $rules }
 lobby-hint = Присоединяйтесь кнопкой или командой /join, затем /start.
 lobby-closed = 🔒 Набор закрыт.
 lobby-cancelled = Набор отменён.
+# A rematch: the people of the previous match, asked to join (they are not joined for them).
+lobby-invited = 🔁 Реванш! { $count ->
+    [one] Ждём игрока прошлой партии: { $names }.
+    [few] Ждём игроков прошлой партии: { $names }.
+    [many] Ждём игроков прошлой партии: { $names }.
+   *[other] Ждём игроков прошлой партии: { $names }.
+}
 preset-custom = свои правила
 
 ## Private hand
@@ -106,6 +113,7 @@ btn-start = ▶️ Начать
 btn-my-cards = 🃏 Мои карты
 btn-open-dm = 💬 Открыть чат с ботом
 btn-back = ↩️ Назад
+btn-rematch = 🔁 Реванш
 
 ## Settings
 
@@ -166,6 +174,8 @@ stats-tally-points = { $count ->
 
 error-no-game = В этом чате сейчас нет игры. Начните её командой /new.
 error-game-exists = В этом чате уже идёт игра или набор.
+error-no-rematch = Реванш возможен только после доигранной партии. Новую игру можно открыть командой /new.
+error-rematch-stale = Эта кнопка от одной из прошлых партий: реванш предлагается под итогами последней (или командой /rematch).
 error-game-running = Игра уже началась: присоединиться можно к следующей.
 error-already-joined = Вы уже в игре.
 error-not-joined = Сначала присоединитесь к игре (/join).
@@ -194,6 +204,7 @@ error-flood = Платформа просит подождать — сообщ�
 }.
 
 info-lobby-created = Набор открыт! Присоединяйтесь.
+info-rematch = 🔁 Реванш! Набор открыт.
 info-joined = { $name } в игре.
 info-left = { $name } выходит из игры.
 info-kicked = { $name } больше не в игре: исключение.
@@ -215,6 +226,8 @@ info-settings-saved = Настройки сохранены.
 
 console-you = Игрок
 console-resumed = Продолжаем сохранённую партию.
+console-again = Сыграть ещё раз с теми же соперниками?
+console-quit = 🚪 Выйти
 console-wait = ⏳ Ничего не делать — пусть ходят другие
 console-prompt = Ваш выбор ({ $low }–{ $high ->
     [one] { $high }

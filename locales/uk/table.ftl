@@ -63,6 +63,13 @@ lobby-rules = Правила: { $rules }
 lobby-hint = Приєднуйтеся кнопкою або командою /join, потім /start.
 lobby-closed = 🔒 Набір закрито.
 lobby-cancelled = Набір скасовано.
+# A rematch: the people of the previous match, asked to join (they are not joined for them).
+lobby-invited = 🔁 Реванш! { $count ->
+    [one] Чекаємо на гравця минулої партії: { $names }.
+    [few] Чекаємо на гравців минулої партії: { $names }.
+    [many] Чекаємо на гравців минулої партії: { $names }.
+   *[other] Чекаємо на гравців минулої партії: { $names }.
+}
 preset-custom = власні правила
 
 ## Private hand
@@ -106,6 +113,7 @@ btn-start = ▶️ Почати
 btn-my-cards = 🃏 Мої картки
 btn-open-dm = 💬 Відкрити чат із ботом
 btn-back = ↩️ Назад
+btn-rematch = 🔁 Реванш
 
 ## Settings
 
@@ -166,6 +174,8 @@ stats-tally-points = { $count ->
 
 error-no-game = У цьому чаті зараз немає гри. Почніть її командою /new.
 error-game-exists = У цьому чаті вже йде гра або набір.
+error-no-rematch = Реванш можливий лише після дограної партії. Нову гру можна відкрити командою /new.
+error-rematch-stale = Ця кнопка від однієї з минулих партій: реванш пропонується під підсумками останньої (або командою /rematch).
 error-game-running = Гра вже почалася: приєднатися можна до наступної.
 error-already-joined = Ви вже в грі.
 error-not-joined = Спершу приєднайтеся до гри (/join).
@@ -194,6 +204,7 @@ error-flood = Платформа просить зачекати — повід�
 }.
 
 info-lobby-created = Набір відкрито! Приєднуйтеся.
+info-rematch = 🔁 Реванш! Набір відкрито.
 info-joined = { $name } у грі.
 info-left = { $name } виходить із гри.
 info-kicked = { $name } більше не в грі: виключення.
@@ -215,6 +226,8 @@ info-settings-saved = Налаштування збережено.
 
 console-you = Гравець
 console-resumed = Продовжуємо збережену партію.
+console-again = Зіграти ще раз із тими самими суперниками?
+console-quit = 🚪 Вийти
 console-wait = ⏳ Нічого не робити — хай ходять інші
 console-prompt = Ваш вибір ({ $low }–{ $high ->
     [one] { $high }

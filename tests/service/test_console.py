@@ -43,6 +43,37 @@ async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> N
     assert len(prompts) > 10
 
 
+async def test_console_offers_a_rematch_after_the_match(tmp_path: Path, renderer: Renderer) -> None:
+    storage = await Storage.open(tmp_path / "console.sqlite3")
+    try:
+        service = UnoService(storage, bot_delay=0.0, seed=lambda: 31)
+        rng = random.Random(5)
+        lines: list[str] = []
+        offers: list[int] = []
+
+        async def ask(prompt: str) -> str:
+            if lines[-3:-2] == [renderer.t("ru", "console-again")]:
+                offers.append(len(lines))
+                return "1" if len(offers) == 1 else "0"  # one rematch, then enough
+            low, high = map(int, re.findall(r"\d+", prompt)[:2])
+            return str(rng.randint(low, high))
+
+        table = ConsoleTable(service, renderer, lang="ru", bots=2, ask=ask, say=lines.append)
+        await service.change_setting(CHAT, table.user, "target", "100", is_admin=True)
+        assert await table.run() is True
+        assert len(offers) == 2
+        # Two matches at the same table: the player and the same two computer players.
+        first, second = [await storage.get_game(i) for i in (1, 2)]
+        assert first is not None and second is not None
+        assert first.status == second.status == "finished"
+        assert second.meta["players"] == first.meta["players"] == ["human", "ai:1", "ai:2"]
+        assert second.meta["invited"] == []  # nobody else to wait for
+        assert await storage.active_game(CHAT) is None
+    finally:
+        await storage.close()
+    assert renderer.t("ru", "btn-rematch") in "\n".join(lines)
+
+
 async def test_console_prints_a_timers_notice(tmp_path: Path, renderer: Renderer) -> None:
     clock = FakeClock()
     storage = await Storage.open(tmp_path / "console.sqlite3", clock=clock)
@@ -65,7 +96,9 @@ def test_make_run_without_tokens_plays_in_the_console(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bot", "--bots", "1", "--preset", "house"],
         cwd=tmp_path,
-        input="1\n" * 4000,
+        # "0" waits out of turn and is refused (then "1" taken) in turn; after the match it
+        # declines the rematch, unless the previous answer was a "0" (then one more match).
+        input="1\n0\n" * 2000,
         capture_output=True,
         text=True,
         env={**env, "PYTHONPATH": str(ROOT)},
@@ -74,4 +107,5 @@ def test_make_run_without_tokens_plays_in_the_console(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "Выбор раздающего" in result.stdout
     assert "выигрывает игру" in result.stdout  # the match was played to its end
+    assert "Сыграть ещё раз с теми же соперниками?" in result.stdout
     assert (tmp_path / "console.sqlite3").exists()

@@ -69,8 +69,9 @@ async def test_switching_the_timer_off_stops_the_running_deadline(
     await service.start_game(CHAT, ALICE)
     await install(service, storage, position())
     assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
-    before = await storage.active_game(CHAT)
     assert (await service.change_setting(CHAT, ALICE, "timer", "off")).ok
+    before = await storage.active_game(CHAT)  # the change stored the turn without a deadline
+    assert before is not None and before.deadline is None and service.next_deadline() is None
     clock.advance(60)
     assert await service.run_due() == []
     after = await storage.active_game(CHAT)

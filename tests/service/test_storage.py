@@ -505,6 +505,23 @@ async def test_active_game_lookup_uses_the_one_game_per_chat_index(
     ]
 
 
+async def test_last_game_is_the_chats_newest_of_any_status(store: Storage, db_path: Path) -> None:
+    assert await store.last_game(CHAT) is None
+    first = await store.create_game(CHAT, {"n": 1})
+    await store.commit(first.id, 0, state={}, meta={"n": 1}, status="finished")
+    other = await store.create_game("tg:-999", {"n": 2})  # another chat's newer game
+    second = await store.create_game(CHAT, {"n": 3})
+    last = await store.last_game(CHAT)
+    assert last is not None and (last.id, last.status) == (second.id, "lobby")
+    await store.commit(second.id, 0, state=None, meta={"n": 3}, status="killed")
+    assert (await store.last_game(CHAT)).status == "killed"  # type: ignore[union-attr]
+    assert (await store.last_game("tg:-999")).id == other.id  # type: ignore[union-attr]
+    # Found through the chat's index, not by walking every game back to the chat's last one.
+    with _raw(db_path) as raw:
+        plan = raw.execute(f"EXPLAIN QUERY PLAN {storage_mod._LAST_GAME_SQL}", (CHAT,)).fetchall()
+    assert [row[3] for row in plan] == ["SEARCH games USING INDEX games_by_chat (chat_key=?)"]
+
+
 # --------------------------------------------------------------------------------------------
 # Migrations
 # --------------------------------------------------------------------------------------------

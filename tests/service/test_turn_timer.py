@@ -2,7 +2,8 @@
 
 A catch, an UNO call, someone leaving or a computer player's move out of turn must not give the
 player to act a fresh deadline: otherwise anyone could keep another player's timer from ever
-running out.
+running out. A change of the chat's timer setting does give one (`bot.deadlines.fresh_turn`),
+and a timeout that takes out the last person tells the chat why the game stopped.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import UnoService
+from bot.render import Renderer
+from bot.service import Notice, Outcome, UnoService, User
 from bot.storage import Storage
-from core.events import Passed, UnoCaught
+from core.events import Passed, PlayerLeft, UnoCaught
 from core.game import Game
 from core.rules import Rules
 from tests.service.conftest import ALICE, BORIS, VIKA, FakeClock
@@ -148,3 +150,85 @@ async def test_a_jump_in_that_hands_the_turn_back_starts_a_new_one(
     assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok  # jumps in on Boris's turn
     assert Game.from_dict(await state(service.storage)).current_player == BORIS.id
     await times_out(service, clock, clock() + TIMER, BORIS.id)
+
+
+# ---------------------------------------------------------------------- the timer setting changes
+
+
+async def test_the_timer_switched_off_and_on_gives_a_fresh_full_timer(
+    service: UnoService, clock: FakeClock
+) -> None:
+    await timed_game(service, position(hands=HANDS))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok  # and forgets UNO
+    clock.advance(20)
+    assert (await service.change_setting(CHAT, ALICE, "timer", "off")).ok
+    assert service.next_deadline() is None
+    clock.advance(100)  # Boris's old deadline is long past
+    assert (await service.change_setting(CHAT, ALICE, "timer", str(TIMER))).ok
+    fresh = clock() + TIMER
+    assert service.next_deadline() == pytest.approx(fresh)
+    # A move that keeps the turn keeps the new deadline: Boris does not time out at once.
+    caught = await service.uno(CHAT, VIKA)
+    assert any(isinstance(e, UnoCaught) for e in caught.events)
+    assert await service.run_due() == []
+    await times_out(service, clock, fresh, BORIS.id)
+
+
+@pytest.mark.parametrize("seconds", [120, 60])
+async def test_a_new_timer_length_runs_from_the_change(
+    service: UnoService, clock: FakeClock, seconds: int
+) -> None:
+    await timed_game(service, position(hands=HANDS))
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok
+    clock.advance(20)
+    assert (await service.change_setting(CHAT, ALICE, "timer", str(seconds))).ok
+    fresh = clock() + seconds
+    assert (await service.uno(CHAT, ALICE)).ok  # her own call keeps the turn
+    await times_out(service, clock, fresh, BORIS.id)
+    # The next turn runs on the new timer too.
+    assert service.next_deadline() == pytest.approx(clock() + seconds)
+
+
+async def test_a_computer_player_about_to_move_keeps_its_moment(
+    service: UnoService, clock: FakeClock
+) -> None:
+    hands = {ALICE.id: "r5 r7", BORIS.id: "b5 y1 y2", ROBOT: "g9 g8 g7"}
+    await timed_game(service, position(players=[ALICE.id, BORIS.id, ROBOT], hands=hands), bots=1)
+    assert (await service.act(ALICE, "play r7", chat_key=CHAT)).ok  # forgets UNO
+    clock.advance(1.0)
+    assert (await service.change_setting(CHAT, ALICE, "timer", "60")).ok
+    fresh = clock() + 60
+    assert service.next_deadline() == pytest.approx(clock() + 1.0)  # the robot's catch
+    clock.advance(1.0)
+    [out] = await service.run_due()
+    assert any(isinstance(e, UnoCaught) for e in out.events)
+    assert service.next_deadline() == pytest.approx(fresh)
+
+
+# ---------------------------------------------------------------------- the last person times out
+
+
+@pytest.mark.parametrize(("creator", "lang"), [(ALICE, "ru"), (VIKA, "uk")])
+async def test_the_chat_is_told_when_a_timeout_takes_out_the_last_person(
+    service: UnoService, clock: FakeClock, renderer: Renderer, creator: User, lang: str
+) -> None:
+    await lobby(service, creator, bots=2)
+    assert (await service.change_setting(CHAT, creator, "timer", str(TIMER))).ok
+    assert (await service.start_game(CHAT, creator)).ok
+    outs: list[Outcome] = []
+    for _ in range(100):
+        if await service.storage.active_game(CHAT) is None:
+            break
+        deadline = service.next_deadline()
+        assert deadline is not None
+        clock.advance(max(0.0, deadline - clock()))
+        outs += await service.run_due()
+    last = outs[-1]
+    assert last.table is not None and last.table.status == "killed"
+    assert any(isinstance(e, PlayerLeft) and e.player == creator.id for e in last.events)
+    # A timer answers no command: the reason is a notice for the chat, shown with the results.
+    assert last.info is None and last.notices == [Notice("info-no-humans-left")]
+    assert not last.match_finished  # stopped, not won: no rematch offered
+    text = renderer.t(lang, "info-no-humans-left")
+    assert text in renderer.announcements(last)
+    assert [n for out in outs for n in out.notices] == [Notice("info-no-humans-left")]

@@ -1,4 +1,5 @@
-"""The lobby and the game's life: /new, /join, /leave, /start, /addbot, /kill, /kick, buttons."""
+"""The lobby and the game's life: /new, /rematch, /join, /leave, /start, /addbot, /kill, /kick,
+and the buttons of the lobby and of a match's result."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.service import Notice, Outcome, UnoService, User
-from bot.telegram.callbacks import LobbyCB
+from bot.telegram.callbacks import LobbyCB, RematchCB
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
 from bot.telegram.ui import TelegramUI
 
@@ -36,6 +37,35 @@ async def new_game(message: Message, service: UnoService, ui: TelegramUI) -> Non
     if out.ok and out.table is not None:
         await ui.remember_title(out.table.game_id, message.chat.title)
     await answer(message, ui, out, info=False)
+
+
+async def rematch(message: Message, service: UnoService, ui: TelegramUI) -> None:
+    """A new lobby at the last match's table; like /new, the lobby message is the answer."""
+    assert message.from_user is not None
+    out = await service.rematch(chat_key(message.chat.id), user_of(message.from_user))
+    if out.ok and out.table is not None:
+        await ui.remember_title(out.table.game_id, message.chat.title)
+    await answer(message, ui, out, info=False)
+
+
+async def rematch_button(
+    callback: CallbackQuery, callback_data: RematchCB, service: UnoService, ui: TelegramUI
+) -> None:
+    """The button under a match's result. A refused press (a lobby is open again, an older
+    match's button) only gets its alert; an accepted one takes the button away."""
+    message = callback.message
+    if message is None:
+        await retrying(lambda: callback.answer())
+        return
+    user = user_of(callback.from_user)
+    out = await service.rematch(chat_key(message.chat.id), user, game_id=callback_data.game)
+    if out.ok and out.table is not None:
+        await ui.remember_title(out.table.game_id, message.chat.title)
+        ui.sender.remove_keyboard(message.chat.id, message.message_id)
+        await ui.publish(out)
+    notice = out.error or out.info
+    text = ui.notice(out.lang, notice) if notice is not None else None
+    await retrying(lambda: callback.answer(text, show_alert=out.error is not None))
 
 
 async def join(message: Message, service: UnoService, ui: TelegramUI) -> None:
@@ -168,6 +198,7 @@ def make_router() -> Router:
     router = Router(name="lobby")
     router.message.filter(GROUPS)
     router.message.register(new_game, Command("new"))
+    router.message.register(rematch, Command("rematch"))
     router.message.register(join, Command("join"))
     router.message.register(leave, Command("leave"))
     router.message.register(add_bot, Command("addbot"))
@@ -175,4 +206,5 @@ def make_router() -> Router:
     router.message.register(kill, Command("kill"))
     router.message.register(kick, Command("kick"))
     router.callback_query.register(lobby_button, LobbyCB.filter())
+    router.callback_query.register(rematch_button, RematchCB.filter())
     return router

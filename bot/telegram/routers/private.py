@@ -20,6 +20,7 @@ PRIVATE = F.chat.type == "private"
 DEEP_LINK = re.compile(r"g(\d{1,18})")
 GROUP_ONLY = (
     "new",
+    "rematch",
     "join",
     "leave",
     "addbot",
