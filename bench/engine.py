@@ -36,7 +36,7 @@ of the list, as `legal_actions` lists the plays first.
 
 Games per second count CPU time (`time.process_time`), so that other processes on a shared
 machine disturb the comparison less; the median of the runs is reported. Per-call times come from
-a separate pass with a wall-clock timer around every call (its own overhead, about 0.05 us, is
+a separate pass with a wall-clock timer around every call (its own overhead, about 0.1 us here, is
 included), the fastest of TIMING_CHUNKS chunks of TIMING_GAMES games. RLCard's `step` also
 builds the next player's state (`get_state`, which lists the legal actions again and copies the
 played cards); that is its API, so it is counted.

@@ -1,6 +1,6 @@
 """Seeded randomness: every shuffle of a match is derived from its seed and a shuffle counter.
 
-Why not `random.Random(seed)`: seeding a Mersenne Twister costs about as much as a whole turn of
+Why not `random.Random(seed)`: seeding a Mersenne Twister costs more than two turns of
 play, its shuffle is a Python loop of 107 steps, and its output for a given seed is a CPython
 implementation detail. Here one SHAKE-128 call gives all the random numbers a shuffle needs, the
 same on every platform and Python version, and the shuffle itself runs as C-level `map` calls.
