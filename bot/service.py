@@ -438,8 +438,18 @@ class UnoService:
     ) -> Outcome:
         return await self._remove(chat_key, user, target, kicked=True, is_admin=is_admin)
 
+    async def kick_seat(
+        self, chat_key: str, user: User, seat: int, *, is_admin: bool = False
+    ) -> Outcome:
+        """Remove whoever sits in `seat` (counted from 1 as the table lists them), computer
+        players too: a computer player has no message to reply to and no member to pick. The
+        number is read under the chat's lock, from the state the kick changes, and only after
+        the rights are checked, so both platforms refuse alike: no game, not allowed, nobody
+        in that seat."""
+        return await self._remove(chat_key, user, seat, kicked=True, is_admin=is_admin)
+
     async def _remove(
-        self, chat_key: str, user: User, target: str, *, kicked: bool, is_admin: bool
+        self, chat_key: str, user: User, target: str | int, *, kicked: bool, is_admin: bool
     ) -> Outcome:
         async with self._locks[chat_key]:
             rec = await self.storage.active_game(chat_key)
@@ -448,6 +458,12 @@ class UnoService:
                 return Outcome(chat_key, settings.lang or "ru", error=Notice("error-no-game"))
             if kicked and not (is_admin or rec.meta["creator"] == user.id):
                 return self._err(rec, settings, "error-not-allowed")
+            if isinstance(target, int):
+                running = self._engine(rec)
+                seats = rec.meta["players"] if running is None else running.players
+                if not 1 <= target <= len(seats):
+                    return self._err(rec, settings, "error-kick-seat")
+                target = seats[target - 1]
             meta = _copy_meta(rec.meta)
             name = meta["names"].get(target, "")
             missing = "error-kick-target" if kicked else "error-not-joined"
@@ -462,6 +478,8 @@ class UnoService:
                 if meta["creator"] == target:
                     meta["creator"] = humans[0]
                 rec = await self._save_lobby(rec, meta)
+                if is_bot(target):  # no stored name: said like "info-bot-added"
+                    return self._lobby_outcome(rec, settings, Notice("info-bot-removed"))
                 key = "info-kicked" if kicked else "info-left"
                 return self._lobby_outcome(rec, settings, Notice(key, {"name": name}))
             game = self._engine(rec)

@@ -1,7 +1,10 @@
-"""The slash commands, the same as on Telegram: each one hands its interaction to the Controller."""
+"""The slash commands, the same as on Telegram: each one hands its interaction to the Controller.
+
+Also the listener that answers components none of the bot's DynamicItems takes."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -9,12 +12,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.controller import Controller
+from bot.discord.items import is_ours
 from bot.discord.translator import (
     command_description,
     command_name,
     localized,
     option_description,
 )
+from core.rules import MAX_PLAYERS
 
 Interaction = discord.Interaction[Any]
 
@@ -60,10 +65,28 @@ class UnoCog(commands.Cog):
 
     @app_commands.command(name=command_name("kick"), description=command_description("kick"))
     @app_commands.guild_only()
-    @app_commands.rename(player=localized("player", "dc-kick-player-name"))
-    @app_commands.describe(player=option_description("dc-kick-player-description"))
-    async def cmd_kick(self, interaction: Interaction, player: discord.User) -> None:
-        await self.c.cmd_kick(interaction, player.id)
+    @app_commands.rename(
+        player=localized("player", "dc-kick-player-name"),
+        seat=localized("seat", "dc-kick-seat-name"),
+    )
+    @app_commands.describe(
+        player=option_description("dc-kick-player-description"),
+        seat=option_description("dc-kick-seat-description"),
+    )
+    async def cmd_kick(
+        self,
+        interaction: Interaction,
+        player: discord.User | None = None,
+        seat: app_commands.Range[int, 1, MAX_PLAYERS] | None = None,
+    ) -> None:
+        """A member, or a seat number: a computer player is no member to pick."""
+        await self.c.cmd_kick(interaction, None if player is None else player.id, seat)
+
+    @cmd_kick.autocomplete("seat")
+    async def kick_seat_choices(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await self.c.seat_choices(interaction, str(current).strip())
 
     @app_commands.command(
         name=command_name("settings"), description=command_description("settings")
@@ -98,3 +121,17 @@ class UnoCog(commands.Cog):
     @app_commands.guild_only()
     async def cmd_challenge(self, interaction: Interaction) -> None:
         await self.c.cmd_challenge(interaction)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """discord.py dispatches a component only to a DynamicItem whose template matches, and
+        has no hook for the rest: without an answer here the user sees "This interaction
+        failed". Every interaction passes through this event, the handled ones too, so it
+        answers only ids no DynamicItem takes (`is_ours`)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = data.get("custom_id")
+        if isinstance(custom_id, str) and is_ours(custom_id):
+            return
+        await self.c.on_unknown_component(interaction)

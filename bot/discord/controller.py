@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
 import discord
-from discord import ui
+from discord import app_commands, ui
 
 from bot.discord import layout
 from bot.discord.reply import DEFER_AFTER, LiveHand, Reply, chunks, fit
@@ -46,6 +46,8 @@ PREFIX = "dc:"
 TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
 DM_CLOSED_REF = "dc:dm-closed:"  # + user id: the channel was told this player's DMs are closed
+MAX_CHOICES = 25  # Discord's limit of autocomplete choices
+MAX_CHOICE_NAME = 100  # and of a choice's name
 _COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
 
 
@@ -453,7 +455,11 @@ class Controller:
             await reply.send(self.notice(lang, out.error or Notice("error-not-in-game")))
             return
         card = layout.wild_card(hand, key) if key.startswith("wild:") else None
-        if hand.version != version:
+        # A page that is no number, or a wild the hand does not hold: forged, refused as stale.
+        forged = (key.startswith("page:") and not key[len("page:") :].isdecimal()) or (
+            key.startswith("wild:") and card is None
+        )
+        if hand.version != version or forged:
             stale = self.notice(lang, Notice("error-stale"))
             content, view = self.hand_message(hand, out.names, [stale])
         elif card is not None:
@@ -593,6 +599,20 @@ class Controller:
 
         await self._answer(interaction, handle)
 
+    async def on_unknown_component(self, interaction: discord.Interaction[Any]) -> None:
+        """A component no DynamicItem takes (forged, or from a layout long gone): a private
+        answer pointing to the table, and no service call, so no game changes. In a DM there
+        is no channel setting: the person's own language."""
+
+        async def handle(reply: Reply) -> None:
+            if interaction.guild_id is None:
+                lang = normalize_lang(interaction.locale.value)
+            else:
+                lang = await self.lang(chat_key(interaction.channel_id), interaction)
+            await reply.send(self.t(lang, "dc-stale-component"))
+
+        await self._answer(interaction, handle)
+
     # ------------------------------------------------------------------ slash commands
 
     async def cmd_new(self, interaction: discord.Interaction[Any]) -> None:
@@ -664,11 +684,44 @@ class Controller:
     async def cmd_leave(self, interaction: discord.Interaction[Any]) -> None:
         await self._lobby_command(interaction, self.service.leave)
 
-    async def cmd_kick(self, interaction: discord.Interaction[Any], target: int) -> None:
+    async def cmd_kick(
+        self, interaction: discord.Interaction[Any], target: int | None, seat: int | None = None
+    ) -> None:
+        """/kick a member (`target`) or whoever sits in `seat`, computer players too: exactly
+        one of them. The service checks the rights, then who sits in that seat."""
+        if (target is None) == (seat is None):
+
+            async def usage(reply: Reply) -> None:
+                lang = await self.lang(chat_key(interaction.channel_id), interaction)
+                await reply.send(self.t(lang, "dc-kick-usage"))
+
+            await self._answer(interaction, usage)
+            return
         admin = self.is_admin(interaction)
-        await self._lobby_command(
-            interaction, lambda key, user: self.service.kick(key, user, str(target), is_admin=admin)
-        )
+
+        async def kick(key: str, user: User) -> Outcome:
+            if seat is not None:
+                return await self.service.kick_seat(key, user, seat, is_admin=admin)
+            return await self.service.kick(key, user, str(target), is_admin=admin)
+
+        await self._lobby_command(interaction, kick)
+
+    async def seat_choices(
+        self, interaction: discord.Interaction[Any], typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """/kick's seat suggestions, "3. <name>": the running table does not number its
+        players, and a computer player has no member to pick. Only seats whose number starts
+        with what was typed."""
+        out = await self.service.table(chat_key(interaction.channel_id))
+        if out.table is None:
+            return []
+        choices = []
+        for number, seat in enumerate(out.table.seats, 1):
+            if typed and not str(number).startswith(typed):
+                continue
+            label = f"{number}. {self.r.name(out.lang, seat.id, out.names)}"  # plain, not markdown
+            choices.append(app_commands.Choice(name=label[:MAX_CHOICE_NAME], value=number))
+        return choices[:MAX_CHOICES]
 
     async def cmd_kill(self, interaction: discord.Interaction[Any]) -> None:
         admin = self.is_admin(interaction)

@@ -13,6 +13,8 @@ Custom ids (at most 100 characters):
 - `uno:hs:<game>:<version>:<page>`  the hand's card menu when the cards do not fit as buttons
 - `uno:s:<setting>`               a select of the /settings menu
 - `uno:r:<game>`                 "rematch" under a match's result (`game` is that match)
+
+An id none of these templates matches is answered by `UnoCog.on_interaction` (see `is_ours`).
 """
 
 from __future__ import annotations
@@ -177,3 +179,17 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     SettingsMenu,
     RematchButton,
 )
+
+
+def is_ours(custom_id: str) -> bool:
+    """Whether a DynamicItem takes this custom id, so that discord.py runs its callback.
+
+    Every view of `layout` holds only these items (no stored views), so an id none of them
+    matches would reach no code at all and the user would see "This interaction failed":
+    `UnoCog.on_interaction` answers those. Deciding by the same templates discord.py uses,
+    rather than by whether a response went out, never answers an interaction twice.
+    """
+    return any(
+        item.__discord_ui_compiled_template__.fullmatch(custom_id) is not None
+        for item in DYNAMIC_ITEMS
+    )

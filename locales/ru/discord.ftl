@@ -1,10 +1,13 @@
 ### Discord: what only the Discord adapter shows (command options, hands, settings menus).
 ### The shared texts (table, hand, buttons, notices) are in table.ftl and help.ftl.
 
-## The /kick option (a Discord-localized option name: lowercase, 1-32 letters, digits, - or _)
+## The /kick options (Discord-localized option names: lowercase, 1-32 letters, digits, - or _)
 
 dc-kick-player-name = игрок
 dc-kick-player-description = Кого исключить из игры
+dc-kick-seat-name = место
+dc-kick-seat-description = Или номер места за столом: так исключают и робота
+dc-kick-usage = Укажите что-то одно: участника в поле «{ dc-kick-player-name }» или номер места за столом в поле «{ dc-kick-seat-name }» (так исключают и робота).
 
 ## Hands
 
@@ -29,6 +32,7 @@ dc-dm-closed = { $mention }, бот не может написать вам в �
 
 ## Problems
 
+dc-stale-component = Эта кнопка устарела и больше не работает. Игра — в последнем сообщении со столом в канале: карты открывает его кнопка «{ btn-my-cards }», новую игру — /new.
 dc-error-internal = Что-то пошло не так. Попробуйте ещё раз.
 dc-no-access = Боту не хватает прав писать в этот канал: разрешите ему отправлять сообщения.
 

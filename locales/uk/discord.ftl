@@ -1,10 +1,13 @@
 ### Discord: what only the Discord adapter shows (command options, hands, settings menus).
 ### The shared texts (table, hand, buttons, notices) are in table.ftl and help.ftl.
 
-## The /kick option (a Discord-localized option name: lowercase, 1-32 letters, digits, - or _)
+## The /kick options (Discord-localized option names: lowercase, 1-32 letters, digits, - or _)
 
 dc-kick-player-name = гравець
 dc-kick-player-description = Кого вилучити з гри
+dc-kick-seat-name = місце
+dc-kick-seat-description = Або номер місця за столом: так вилучають і робота
+dc-kick-usage = Вкажіть щось одне: учасника в полі «{ dc-kick-player-name }» або номер місця за столом у полі «{ dc-kick-seat-name }» (так вилучають і робота).
 
 ## Hands
 
@@ -29,6 +32,7 @@ dc-dm-closed = { $mention }, бот не може написати вам в о�
 
 ## Problems
 
+dc-stale-component = Ця кнопка застаріла й більше не працює. Гра — в останньому повідомленні зі столом у каналі: картки відкриває його кнопка «{ btn-my-cards }», нову гру — /new.
 dc-error-internal = Щось пішло не так. Спробуйте ще раз.
 dc-no-access = Ботові бракує прав писати в цей канал: дозвольте йому надсилати повідомлення.
 

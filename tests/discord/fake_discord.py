@@ -2125,11 +2125,12 @@ class FakeDiscord:
             otype = int(defn["type"]) if defn else _infer_option_type(value)
             oname = defn["name"] if defn else given_name
             used.add(oname)
-            opt: JSON = {
-                "name": oname,
-                "type": otype,
-                "value": self._option_value(otype, value, guild_id, resolved),
-            }
+            if focused == oname and otype in (4, 10):
+                # What is being typed is sent as it stands: "" or "1" for an integer option.
+                shown: Any = str(value)
+            else:
+                shown = self._option_value(otype, value, guild_id, resolved)
+            opt: JSON = {"name": oname, "type": otype, "value": shown}
             if defn and defn.get("choices") and focused != oname:
                 allowed = [c["value"] for c in defn["choices"]]
                 if opt["value"] not in allowed:

@@ -57,12 +57,21 @@ async def test_sync_payload_has_russian_and_ukrainian_names_and_descriptions(
             # The base description is the fallback language's (Russian), never English.
             assert command["description"] == i18n.command_description("ru", name)
             assert command["contexts"] == [0]  # server channels only
-        (player,) = commands["kick"]["options"]
-        assert player["type"] == 6 and player["required"]
+        player, seat = commands["kick"]["options"]
+        assert player["type"] == 6 and not player.get("required")
         assert player["name_localizations"] == {"ru": "игрок", "uk": "гравець"}
         assert player["description_localizations"]["uk"] == i18n.t(
             "uk", "dc-kick-player-description"
         )
+        # A seat number: computer players are no members to pick.
+        assert seat["name"] == "seat" and seat["type"] == 4 and not seat.get("required")
+        assert (seat["min_value"], seat["max_value"], seat["autocomplete"]) == (1, 10, True)
+        assert seat["name_localizations"] == {"ru": "место", "uk": "місце"}
+        for lang in ("ru", "uk"):
+            assert seat["description_localizations"][lang] == i18n.t(
+                lang, "dc-kick-seat-description"
+            )
+        assert seat["description"] == i18n.t("ru", "dc-kick-seat-description")
         for lang in ("ru", "uk"):
             names = [c["name_localizations"][lang] for c in record.payload]
             assert len(set(names)) == len(names)

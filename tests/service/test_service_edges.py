@@ -210,3 +210,37 @@ async def test_rules_text_says_when_the_preset_was_changed(
     assert changed.startswith(renderer.t("ru", "rules-classic"))
     assert renderer.t("ru", "rules-changed") in changed
     assert renderer.t("ru", "settings-target", count=200) in changed
+
+
+async def test_kick_by_seat_checks_the_rights_first_and_counts_as_the_table_does(
+    service: UnoService, storage: Storage
+) -> None:
+    """A seat number (how a computer player is named) is refused as a kick by id is: no game,
+    not allowed (before telling whether the seat is taken), nobody sitting there."""
+    none = await service.kick_seat(CHAT, ALICE, 1)
+    assert none.error is not None and none.error.key == "error-no-game"
+    await lobby(service, ALICE, BORIS, bots=1)
+    before = await storage.active_game(CHAT)
+    refusals = [
+        (BORIS, 3, "error-not-allowed"),
+        (BORIS, 9, "error-not-allowed"),
+        (ALICE, 0, "error-kick-seat"),
+        (ALICE, 4, "error-kick-seat"),
+    ]
+    for who, seat, key in refusals:
+        out = await service.kick_seat(CHAT, who, seat)
+        assert out.error is not None and out.error.key == key, (who, seat)
+    assert await storage.active_game(CHAT) == before
+    out = await service.kick_seat(CHAT, ALICE, 3)  # the computer player, by the lobby's order
+    assert out.info == Notice("info-bot-removed")
+    assert out.table is not None and [s.id for s in out.table.seats] == [ALICE.id, BORIS.id]
+    assert (await service.add_bot(CHAT, ALICE)).ok
+    assert (await service.start_game(CHAT, ALICE)).ok
+    table = (await service.table(CHAT)).table
+    assert table is not None
+    robot = next(i for i, s in enumerate(table.seats, 1) if s.is_bot)
+    out = await service.kick_seat(CHAT, BORIS, robot, is_admin=True)
+    assert out.ok and out.table is not None
+    assert table.seats[robot - 1].id not in [s.id for s in out.table.seats]
+    game = Game.from_dict(await state(storage))
+    assert game.players == [s.id for s in table.seats if not s.is_bot]

@@ -91,9 +91,12 @@ async def test_admins_kick_and_kill(harness: Harness) -> None:
     await h.say(a, "/kick")
     assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "tg-kick-usage")
     await h.say(a, "/kick 7")
-    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "tg-kick-unknown")
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "error-kick-seat")
     await h.say(a, "/addbot")
+    await h.say(d, "/kick 3")  # by seat too: the rights come first
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "error-not-allowed")
     await h.say(g, "/kick 3")  # an admin kicks the computer player by its seat
+    assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "info-bot-removed")
     robot = h.r.t("ru", "bot-name", number=1)
     assert robot not in h.api.message(h.group.id, 1).plain_text
     await h.say(d, "/kill")

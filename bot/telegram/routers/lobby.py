@@ -15,6 +15,7 @@ from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, 
 from bot.telegram.ui import TelegramUI
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+LOBBY_ACTS = ("join", "addbot", "start")
 
 
 async def answer(message: Message, ui: TelegramUI, out: Outcome, *, info: bool = True) -> None:
@@ -127,34 +128,31 @@ async def kick(
     admins: Admins,
     lang: str,
 ) -> None:
-    """/kick as a reply to the player's message, or /kick <seat number> (computer players too)."""
+    """/kick as a reply to the player's message, or /kick <seat number> (computer players too).
+
+    A seat number goes to the service as it is (`kick_seat`): the service reads it with the
+    rights checked first, the same refusals as Discord's /kick."""
     assert message.from_user is not None
     key = chat_key(message.chat.id)
-    target: str | None = None
+    user = user_of(message.from_user)
+    who: str | int  # a user id, or a seat number
     replied = message.reply_to_message
+    args = (command.args or "").strip()
     if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
-        target = str(replied.from_user.id)
-    elif command.args and command.args.strip().isdigit():
-        table = (await service.table(key)).table
-        seat = int(command.args.strip())
-        if table is None:
-            ui.say(
-                message.chat.id,
-                ui.notice(lang, Notice("error-no-game")),
-                reply_to=message.message_id,
-            )
-            return
-        if not 1 <= seat <= len(table.seats):
-            ui.say(message.chat.id, ui.r.t(lang, "tg-kick-unknown"), reply_to=message.message_id)
-            return
-        target = table.seats[seat - 1].id
-    if target is None:
+        who = str(replied.from_user.id)
+    elif args.isascii() and args.isdigit():
+        who = int(args)
+    else:
         ui.say(message.chat.id, ui.r.t(lang, "tg-kick-usage"), reply_to=message.message_id)
         return
-    user = user_of(message.from_user)
+
+    async def kick_one(admin: bool) -> Outcome:
+        if isinstance(who, int):
+            return await service.kick_seat(key, user, who, is_admin=admin)
+        return await service.kick(key, user, who, is_admin=admin)
+
     out = await as_admin_if_needed(
-        lambda admin: service.kick(key, user, target, is_admin=admin),
-        admin_check(bot, admins, message.chat.id, message.from_user.id),
+        kick_one, admin_check(bot, admins, message.chat.id, message.from_user.id)
     )
     await answer(message, ui, out)
 
@@ -176,18 +174,21 @@ async def lobby_button(
     key = chat_key(chat_id)
     user = user_of(callback.from_user)
     current = (await service.table(key)).table
-    if current is None or current.game_id != callback_data.game:
-        text = ui.notice(lang, Notice("error-no-game" if current is None else "error-stale"))
+    if current is None:
+        text = ui.notice(lang, Notice("error-no-game"))
         await retrying(lambda: callback.answer(text, show_alert=True))
+        return
+    if current.game_id != callback_data.game or callback_data.act not in LOBBY_ACTS:
+        # An older lobby's button, or forged data: nothing of the player's is shown here.
+        stale = ui.r.t(lang, "tg-stale-button-group")
+        await retrying(lambda: callback.answer(stale, show_alert=True))
         return
     if callback_data.act == "join":
         out = await service.join(key, user)
     elif callback_data.act == "addbot":
         out = await service.add_bot(key, user)
-    elif callback_data.act == "start":
-        out = await _start(bot, admins, service, chat_id, user)
     else:
-        out = Outcome(key, lang, error=Notice("error-stale"))
+        out = await _start(bot, admins, service, chat_id, user)
     await ui.publish(out)
     notice = out.error or out.info
     reply = ui.notice(out.lang, notice) if notice is not None else None

@@ -1,7 +1,9 @@
 """The private chat: /start with the deep link of a game opens the player's hand there.
 
-Also the catch-all for callback data no other router parsed: refused like a stale button, with
-the player's current hands shown again.
+Also the catch-all for callback data no other router parsed (forged, or from a layout long
+gone). In the private chat it is refused like a stale hand button, with the player's current
+hands shown again; in a group nothing of the player's can be shown, so the alert points to the
+table instead. Either way no game changes.
 """
 
 from __future__ import annotations
@@ -69,10 +71,15 @@ async def group_only(message: Message, ui: TelegramUI, lang: str) -> None:
 async def unknown_button(
     callback: CallbackQuery, service: UnoService, ui: TelegramUI, lang: str
 ) -> None:
-    """Data that does not parse: a short alert, and the player's hands as they are now."""
+    """Data that does not parse: a short alert, and in the private chat the player's hands as
+    they are now."""
     message = callback.message
+    if message is not None and message.chat.type != "private":
+        group = ui.r.t(lang, "tg-stale-button-group")
+        await retrying(lambda: callback.answer(group, show_alert=True))
+        return
     user = user_of(callback.from_user)
-    if message is not None and message.chat.type == "private":
+    if message is not None:
         current: set[int | None] = set()
         for game_id in await _players_games(service, user):
             out = await service.hand(user, game_id=game_id)

@@ -1,0 +1,57 @@
+"""Callback data pressed in the group that no handler can use (forged, mangled, or an older
+lobby's button), end to end: an alert that fits the group, in its language, and nothing else.
+
+The private chat keeps its own answer (a stale hand, with the current one shown again): see
+`test_play.test_stale_and_unparsable_buttons_are_refused_with_a_fresh_keyboard`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.telegram.common import chat_key
+from tests.telegram.conftest import Harness
+
+ALERT_LIMIT = 200  # characters Telegram shows in a callback's alert
+
+
+@pytest.mark.parametrize(
+    "harness", [{"players": 3, "lang": "ru"}, {"players": 3, "lang": "uk"}], indirect=True
+)
+async def test_unusable_data_in_the_group_points_to_the_table(harness: Harness) -> None:
+    h = harness
+    h.check_language = True
+    lang = h.lang
+    game_id = await h.new_game(players=3)
+    table = await h.table()
+    stranger = h.api.new_user(h.users[0].first_name + "-2", language_code="en")
+    assert h.storage is not None
+    before = await h.storage.active_game(chat_key(h.group.id))
+    calls = h.api.call_count
+    expected = h.r.t(lang, "tg-stale-button-group")
+    assert len(expected) <= ALERT_LIMIT
+    assert h.r.t(lang, "btn-my-cards") in expected and "/new" in expected
+    assert expected != h.r.t(lang, "error-stale")  # no "here are your cards" in the group
+    forged = (
+        "zzz",
+        "garbage:1:2",
+        "h:oops",
+        f"h:{game_id}:x:draw",
+        "l:1",
+        f"l:{game_id}:explode",
+        f"l:{game_id + 1}:join",  # another lobby's button
+        "r:abc",
+        "s:",
+    )
+    for user in (h.users[1], stranger):
+        for data in forged:
+            answer = await h.press(user, h.group, table.message_id, data, strict=False)
+            assert (answer.text, answer.show_alert) == (expected, True), data
+    await h.settle()
+    assert await h.storage.active_game(chat_key(h.group.id)) == before
+    others = [
+        c.method
+        for c in h.api.calls()[calls:]
+        if not c.is_("getUpdates") and not c.is_("answerCallbackQuery")
+    ]
+    assert others == []  # no message sent, edited or stripped of its keyboard
