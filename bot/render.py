@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from bot.event_text import event_text
 from bot.i18n import Arg, I18n
+from bot.mentions import Marked, fill, marker
 from bot.service import Notice, Outcome
 from bot.settings import BOOL_OPTIONS, ChatSettings
 from bot.storage import StatRow
@@ -46,9 +47,20 @@ class Renderer:
     # ------------------------------------------------------------------ table and lobby
 
     def table(self, view: TableView, names: Mapping[str, str], *, recent: bool = True) -> str:
-        lang = view.lang
+        return self.table_marked(view, names, recent=recent).text
+
+    def table_marked(
+        self, view: TableView, names: Mapping[str, str], *, recent: bool = True
+    ) -> Marked:
+        """The table, with the people it invites marked (only a rematch's lobby has any)."""
         if view.status == "lobby" or view.top is None:
-            return self.lobby(view, names)
+            return self.lobby_marked(view, names)
+        return Marked(self._game_table(view, names, recent=recent))
+
+    def _game_table(self, view: TableView, names: Mapping[str, str], *, recent: bool) -> str:
+        """A dealt game's table (never a lobby: `table_marked` shows those)."""
+        lang = view.lang
+        assert view.top is not None
         lines = [self.t(lang, "table-title", round=view.round_no)]
         if view.status == "running":
             lines.append(self._top_line(lang, view.top, view.color, view.colorblind))
@@ -106,24 +118,37 @@ class Renderer:
         return self.t(lang, "table-top", card=card, color=self.color(lang, color, colorblind))
 
     def lobby(self, view: TableView, names: Mapping[str, str]) -> str:
+        return self.lobby_marked(view, names).text
+
+    def lobby_marked(self, view: TableView, names: Mapping[str, str]) -> Marked:
+        """The lobby; a rematch's invited people are named in it, and marked for mentions so
+        that adapters can notify them (computer players are never invited, nor marked)."""
         lang = view.lang
         if view.status == "killed":
-            return self.t(lang, "lobby-cancelled")
+            return Marked(self.t(lang, "lobby-cancelled"))
         players = "\n".join(
             f"{i}. {self.name(lang, seat.id, names)}" for i, seat in enumerate(view.seats, 1)
         )
-        lines = [
+        head = [
             self.t(lang, "lobby-title"),
             self.t(lang, "lobby-players", count=len(view.seats)),
             players,
             "",
         ]
-        if view.invited:  # a rematch: whom it waits for, by name, so they know to join
-            waiting = self.i18n.join(lang, [self.name(lang, p, names) for p in view.invited])
-            lines += [self.t(lang, "lobby-invited", names=waiting, count=len(view.invited)), ""]
-        lines.append(self.t(lang, "lobby-rules", rules=self.rules_name(lang, view.rules)))
-        lines.append(self.t(lang, "lobby-closed" if view.closed else "lobby-hint"))
-        return "\n".join(lines)
+        tail = [
+            self.t(lang, "lobby-rules", rules=self.rules_name(lang, view.rules)),
+            self.t(lang, "lobby-closed" if view.closed else "lobby-hint"),
+        ]
+        people = [p for p in view.invited if not is_bot(p)]
+        if not people:
+            return Marked("\n".join(head + tail))
+        # A rematch: whom it waits for, by name, so they know to join.
+        marks = self.i18n.join(lang, [marker(i) for i in range(len(people))])
+        line = self.t(lang, "lobby-invited", names=marks, count=len(people))
+        labels = [self.name(lang, p, names) for p in people]
+        start = len("\n".join(head)) + 1
+        invited = fill(line, people, labels, offset=start)
+        return Marked("\n".join([*head, invited.text, "", *tail]), invited.mentions)
 
     def rules_name(self, lang: str, rules: Rules) -> str:
         preset = rules.preset_name()

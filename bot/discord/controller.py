@@ -33,6 +33,7 @@ import discord
 from discord import app_commands, ui
 
 from bot.discord import layout
+from bot.discord.mentions import invitation, with_mentions
 from bot.discord.reply import DEFER_AFTER, LiveHand, Reply, chunks, fit
 from bot.i18n import COMMANDS, Arg, normalize_lang
 from bot.render import Renderer
@@ -141,7 +142,9 @@ class Controller:
     def table_message(
         self, table: TableView, names: Mapping[str, str]
     ) -> tuple[str, ui.View | None]:
-        text = self.localize(table.lang, self.r.table(table, self.names(names)))
+        """The table's text (a rematch lobby's invited people as mentions) and its buttons."""
+        marked = self.r.table_marked(table, self.names(names))
+        text = self.localize(table.lang, with_mentions(marked))
         return fit(text), layout.table_view(table, self.r)
 
     def hand_message(
@@ -251,9 +254,17 @@ class Controller:
         await self._safely(self.publish(out), "publish a timer outcome")
 
     async def show_table(
-        self, table: TableView, names: Mapping[str, str], *, reply: Reply | None = None
+        self,
+        table: TableView,
+        names: Mapping[str, str],
+        *,
+        reply: Reply | None = None,
+        mentions: discord.AllowedMentions | None = None,
     ) -> None:
-        """Edit the game's table message; through `reply` when its own button was used."""
+        """Edit the game's table message; through `reply` when its own button was used.
+
+        `mentions` apply only if the table is posted as a new message (an edit pings nobody).
+        """
         key = table.chat_key
         channel_id = channel_of(key)
         if channel_id is None:
@@ -284,7 +295,7 @@ class Controller:
                 else:
                     self._shown[key] = (table.game_id, table.version)
                     return
-            message = await channel.send(content, **_extras(view))
+            message = await channel.send(content, **_extras(view, mentions))
             await storage.put_ref(table.game_id, TABLE_REF, str(message.id))
             self._shown[key] = (table.game_id, table.version)
 
@@ -558,7 +569,7 @@ class Controller:
                 await reply.send(self.notice(lang, out.error or Notice("error-no-game")))
                 return
             await reply.remove_view()
-            await self.show_table(out.table, out.names)
+            await self.show_table(out.table, out.names, mentions=invitation(out.table))
 
         await self._answer(interaction, handle)
 
@@ -626,7 +637,8 @@ class Controller:
         interaction: discord.Interaction[Any],
         call: Callable[[str, User], Awaitable[Outcome]],
     ) -> None:
-        """/new, /rematch: the new lobby's table message is the public answer."""
+        """/new, /rematch: the new lobby's table message is the public answer (a rematch's
+        pings the people it invites)."""
 
         async def handle(reply: Reply) -> None:
             key = chat_key(interaction.channel_id)
@@ -638,7 +650,8 @@ class Controller:
             table = out.table
             async with self._locks[key]:
                 content, view = self.table_message(table, out.names)
-                message_id = await reply.send(content, view=view, public=True)
+                mentions = invitation(table)
+                message_id = await reply.send(content, view=view, public=True, mentions=mentions)
                 if not message_id:
                     message_id = (await interaction.original_response()).id
                 await self.service.storage.put_ref(table.game_id, TABLE_REF, str(message_id))

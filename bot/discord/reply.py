@@ -101,7 +101,12 @@ class Reply:
         public: bool = False,
         mentions: discord.AllowedMentions | None = None,
     ) -> int | None:
-        """A new message (the response, the deferred original or a followup); its id."""
+        """A new message (the response, the deferred original or a followup); its id.
+
+        `mentions` (who may be pinged) need a message that is created: an edit notifies nobody,
+        the deferred original included. After a public defer, such a message replaces the
+        "thinking..." placeholder as a followup of its own.
+        """
         extra: dict[str, Any] = {}
         if view is not None:
             extra["view"] = view
@@ -115,14 +120,12 @@ class Reply:
             self.original_id = callback.message_id
             return self.original_id
         if self.deferred in ("public", "ephemeral") and self.original_id is None:
-            if (self.deferred == "public") == public:
-                edit: dict[str, Any] = {"content": content, "view": view}
-                if mentions is not None:
-                    edit["allowed_mentions"] = mentions
-                edited = await self.interaction.edit_original_response(**edit)
+            if (self.deferred == "public") == public and mentions is None:
+                edited = await self.interaction.edit_original_response(content=content, view=view)
                 self.original_id = edited.id
                 return edited.id
-            # A private answer after a public "thinking...": drop the placeholder.
+            # A private answer after a public "thinking...", or one that pings: drop the
+            # placeholder.
             await self.interaction.delete_original_response()
             self.original_id = 0
         message = await self.interaction.followup.send(

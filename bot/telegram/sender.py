@@ -13,6 +13,9 @@ changes nothing with 400 "message is not modified". The queue handles all three 
   chat for `retry_after` seconds and the same operation is tried again (with the newest content);
 - 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
   operation and the operation is dropped: nothing upstream breaks.
+
+A slot's text may be `Mentioning`: its entities go with every send and edit of that message, but
+Telegram notifies the mentioned users only when a message is sent, never when it is edited.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.methods import EditMessageText, SendMessage
-from aiogram.types import Message, ReplyParameters
+from aiogram.types import Message, MessageEntity, ReplyParameters
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +51,16 @@ class Keyboard(str):
     """
 
 
-Content = tuple[str, Keyboard | None]
+@dataclass(frozen=True)
+class Mentioning:
+    """A text with entities (`text_mention`s, see bot.telegram.mentions), compared as a whole:
+    the same words mentioning someone else are another content."""
+
+    text: str
+    entities: tuple[MessageEntity, ...]
+
+
+Content = tuple[str | Mentioning, Keyboard | None]
 Render = Callable[[], Content]
 OnForbidden = Callable[[int], Awaitable[None]]
 
@@ -272,17 +284,20 @@ class Outbox:
         if slot.message_id is not None and content == slot.shown:
             return True
         text, markup = content
+        entities = list(text.entities) if isinstance(text, Mentioning) else None
+        text = text.text if isinstance(text, Mentioning) else text
         self._spend()
         if slot.message_id is None:
-            message = await bot(
-                _with_keyboard(SendMessage(chat_id=self.chat_id, text=text), markup)
-            )
+            send = SendMessage(chat_id=self.chat_id, text=text, entities=entities)
+            message = await bot(_with_keyboard(send, markup))
             slot.message_id = message.message_id
             slot.shown = content
             if slot.on_new_id is not None:
                 await slot.on_new_id(message.message_id)
             return message
-        edit = EditMessageText(chat_id=self.chat_id, message_id=slot.message_id, text=text)
+        edit = EditMessageText(
+            chat_id=self.chat_id, message_id=slot.message_id, text=text, entities=entities
+        )
         await bot(_with_keyboard(edit, markup))
         slot.shown = content
         return True

@@ -25,6 +25,7 @@ from bot.telegram.keyboards import (
     lobby_keyboard,
     rematch_keyboard,
 )
+from bot.telegram.mentions import mentioning
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.views import Choice, HandView, TableView
 from core.events import CardsDrawn, HandRevealed
@@ -188,7 +189,9 @@ class TelegramUI:
             markup = lobby_keyboard(r, view.lang, view.game_id) if view.status == "lobby" else None
 
             def render() -> Content:
-                return r.lobby(view, names), markup
+                # A rematch's invited people are mentioned: Telegram notifies them when the
+                # lobby is sent, and edits keep the mentions without notifying anyone again.
+                return mentioning(r.lobby_marked(view, names)), markup
 
         else:
             slot = self._slot(view.game_id, game, TABLE, chat_id)

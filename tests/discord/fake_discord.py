@@ -23,6 +23,12 @@ Typical use::
         h2 = await fake.click(bot, world.users[1], h.original, label="Join")
     # leaving the block closes the booted bots, stops the server and restores Route.BASE
 
+Mentions: a message's ``mentions`` are the users its content mentions (``<@id>``) that its
+``allowed_mentions`` permits (all of them when it sends none, as Discord does). Who was notified
+is recorded in ``pings`` (message id, user id) when a public message is created; an edit pings
+nobody, and neither does the deferred "thinking..." original when it is edited or replaced by
+the first followup (Discord does not notify for those either).
+
 The clock used for interaction deadlines (3 s to answer, 15 min token lifetime) and for
 snowflakes / timestamps is ``time`` plus an offset that tests move with ``fake.advance(s)``.
 """
@@ -97,6 +103,7 @@ DEFAULT_MEMBER_PERMISSIONS = (
 DEFAULT_APP_PERMISSIONS = DEFAULT_MEMBER_PERMISSIONS | (1 << 6) | (1 << 13) | (1 << 38)
 
 _SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 # --------------------------------------------------------------------------------------------
@@ -531,6 +538,7 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionHandle] = {}
         self._by_token: dict[str, InteractionHandle] = {}
         self.calls: list[Call] = []
+        self.pings: list[tuple[int, int]] = []  # (message id, user id) notified on creation
         self.unknown_calls: list[Call] = []
         self.internal_errors: list[Exception] = []  # exceptions raised by the fake itself
         self.global_commands: list[JSON] = []
@@ -1381,7 +1389,7 @@ class FakeDiscord:
         self._validate_message(body, files=files)
         wait = call.query.get("wait") in ("1", "true", "True")
         orig = h.original
-        if h.awaiting_first_followup and orig is not None and orig.is_loading:
+        if h.awaiting_first_followup and orig is not None and orig.is_loading and not orig.deleted:
             # the first followup after a deferred (thinking) response replaces the loading
             # message and keeps the ephemerality chosen when deferring
             h.awaiting_first_followup = False
@@ -1556,7 +1564,7 @@ class FakeDiscord:
             "edited_timestamp": None,
             "tts": bool(body.get("tts", False)),
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": self._mentions(body),
             "mention_roles": [],
             "attachments": self._attachments(channel_id, body, files),
             "embeds": self._embeds(body.get("embeds")),
@@ -1592,13 +1600,25 @@ class FakeDiscord:
             created_at=self.now(),
         )
         self.messages[mid] = msg
+        if not ephemeral and not flags & (LOADING | SUPPRESS_NOTIFICATIONS):
+            self.pings += [(mid, int(user["id"])) for user in data["mentions"]]
         return msg
+
+    def _mentions(self, body: JSON) -> list[JSON]:
+        """The users `body`'s content mentions and its `allowed_mentions` permits."""
+        mentioned = dict.fromkeys(int(u) for u in _USER_MENTION.findall(body.get("content") or ""))
+        allowed = body.get("allowed_mentions")
+        if allowed is not None and "users" not in (allowed.get("parse") or []):
+            permitted = {int(u) for u in allowed.get("users") or []}
+            mentioned = {u: None for u in mentioned if u in permitted}
+        return [self.users[u].payload() for u in mentioned if u in self.users]
 
     def _apply_edit(self, msg: StoredMessage, body: JSON, files: list[JSON]) -> None:
         msg.versions.append(copy.deepcopy(msg.data))
         data = msg.data
         if "content" in body:
             data["content"] = body["content"] or ""
+            data["mentions"] = self._mentions(body)  # updated, but nobody is pinged
         if "embeds" in body:
             data["embeds"] = self._embeds(body["embeds"])
         if "components" in body:

@@ -85,8 +85,8 @@ async def test_the_rematch_button_under_the_result(
         assert rec.meta["players"] == [t.uid(borya), ROBOT]  # Anya is named, not joined
         lobby = await t.table_message()
         assert lobby.id != result.id and lobby.is_public
-        invited = RENDERER.t(t.lang, "lobby-invited", names=anya.name, count=1)
-        assert invited in lobby.content
+        invited = RENDERER.t(t.lang, "lobby-invited", names=f"<@{anya.id}>", count=1)
+        assert invited in lobby.content  # a mention: see test_discord_rematch_mentions
         assert RENDERER.t(t.lang, "bot-name", number=1) in lobby.content
         assert [b["custom_id"] for b in t.fake.buttons(lobby)] == [
             f"uno:l:2:{op}" for op in ("join", "addbot", "start")
@@ -125,7 +125,8 @@ async def test_a_match_ended_by_leave_and_the_rematch_command(
         lobby = await t.slash(anya, RENDERER.i18n.command_name(t.lang, "rematch"))
         message = lobby.original
         assert message is not None and message.is_public
-        assert RENDERER.t(t.lang, "lobby-invited", names=borya.name, count=1) in message.content
+        invited = RENDERER.t(t.lang, "lobby-invited", names=f"<@{borya.id}>", count=1)
+        assert invited in message.content
         assert await t.storage.get_ref(2, TABLE_REF) == str(message.id)  # the lobby's table
         refused = await t.click(borya, left.original, "uno:r:1")
         assert refused.ephemeral and t_(t, "error-game-exists") in refused.text

@@ -63,7 +63,9 @@ class Harness:
         group_limit: RateLimit | None = None,
         started: Iterable[int] | None = None,
         lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
+        names: list[str] | None = None,
     ) -> None:
+        """`names`: the users' first names, instead of the language's usual ones."""
         self.api = api
         self.db_path = db_path
         self.lang = lang
@@ -73,7 +75,8 @@ class Harness:
         self.lobby_idle = lobby_idle
         self.r = renderer()
         self.group = api.new_group(TITLES[lang])
-        self.users = [api.new_user(name, language_code=lang) for name in NAMES[lang][:players]]
+        names = names or NAMES[lang]
+        self.users = [api.new_user(name, language_code=lang) for name in names[:players]]
         for i, user in enumerate(self.users):
             if started is None or i in started:
                 api.user_starts_bot(user)

@@ -22,6 +22,11 @@ Users the bot has never seen get "chat not found"; users it knows but who never 
 get 403; any private message from a user (``/start`` included) counts as opening the DM.
 Update types outside aiogram's ``allowed_updates`` are dropped, as Telegram does.
 
+Who a message notifies is recorded in ``notifications``: every user a sent message mentions by
+id (a ``text_mention`` entity, or ``<a href="tg://user?id=...">`` with HTML parse mode), as
+Telegram notifies them; an edit notifies nobody, as on Telegram. Entities must lie inside the
+text (offsets and lengths in UTF-16 code units), else 400 "can't parse entities".
+
 Deliberate simplifications (documented so nobody relies on them by accident):
 HTML/Markdown is stored as sent (``StoredMessage.text`` keeps tags; ``plain_text`` strips HTML);
 "not modified" compares the raw text, entities and inline keyboard; privacy mode is off (every
@@ -54,6 +59,7 @@ __all__ = [
     "FakeChat",
     "FakeUser",
     "LocalAiohttpSession",
+    "Notification",
     "StoredMessage",
 ]
 
@@ -81,6 +87,7 @@ _STRING_FIELDS = frozenset(
     }
 )
 _COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
+_HTML_MENTION_RE = re.compile(r"""<a\s+href=["']tg://user\?id=(\d+)["']""", re.IGNORECASE)
 _NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a content and reply markup of the current content of the message"
@@ -242,6 +249,15 @@ class CallbackAnswer:
     ok: bool
 
 
+@dataclass(frozen=True)
+class Notification:
+    """A user notified because a message the bot sent mentions them."""
+
+    chat_id: int
+    message_id: int
+    user_id: int
+
+
 @dataclass
 class _Failure:
     method: str
@@ -339,6 +355,7 @@ class FakeBotAPI:
         self._updates: list[_PendingUpdate] = []
         self._allowed_updates: set[str] | None = None
         self._callback_answers: dict[str, list[CallbackAnswer]] = {}
+        self.notifications: list[Notification] = []
         self._ids = itertools.count(1)
         self._update_ids = itertools.count(10_000)
         self._poll_generation = 0
@@ -840,7 +857,29 @@ class FakeBotAPI:
             raise ApiError(400, "Bad Request: message text is empty")
         if _utf16_len(_visible_text(text, params.get("parse_mode"))) > 4096:
             raise ApiError(400, "Bad Request: message is too long")
+        entities = params.get("entities") or []
+        if not isinstance(entities, list):
+            raise ApiError(400, "Bad Request: can't parse entities JSON object")
+        size = _utf16_len(text)
+        for entity in entities:
+            offset, length = entity.get("offset"), entity.get("length")
+            if not (isinstance(offset, int) and isinstance(length, int)):
+                raise ApiError(400, "Bad Request: can't parse entities: no offset or length")
+            if offset < 0 or length <= 0 or offset + length > size:
+                raise ApiError(400, f"Bad Request: can't parse entities: {entity!r} is outside")
+            if entity.get("type") == "text_mention" and "id" not in (entity.get("user") or {}):
+                raise ApiError(400, "Bad Request: can't parse entities: a mention has no user")
         return text
+
+    def _record_notifications(self, msg: StoredMessage) -> None:
+        """Whom Telegram notifies for a new message: the users it mentions by id."""
+        users = [
+            int(e["user"]["id"]) for e in msg.entities or () if e.get("type") == "text_mention"
+        ]
+        if (msg.parse_mode or "").upper() == "HTML":
+            users += [int(found) for found in _HTML_MENTION_RE.findall(msg.text or "")]
+        for user in dict.fromkeys(users):
+            self.notifications.append(Notification(msg.chat.id, msg.message_id, user))
 
     # ------------------------------------------------------------------ Bot API methods
 
@@ -938,6 +977,7 @@ class FakeBotAPI:
             elif not reply.get("allow_sending_without_reply"):
                 raise ApiError(400, "Bad Request: message to be replied not found")
         self._store(msg)
+        self._record_notifications(msg)
         return data
 
     def _m_editMessageText(self, params: Json) -> Json:

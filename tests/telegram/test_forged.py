@@ -2,7 +2,8 @@
 lobby's button), end to end: an alert that fits the group, in its language, and nothing else.
 
 The private chat keeps its own answer (a stale hand, with the current one shown again): see
-`test_play.test_stale_and_unparsable_buttons_are_refused_with_a_fresh_keyboard`.
+`test_play.test_stale_and_unparsable_buttons_are_refused_with_a_fresh_keyboard`; settings data
+there gets an alert to open /settings in the group (the last test here).
 """
 
 from __future__ import annotations
@@ -55,3 +56,46 @@ async def test_unusable_data_in_the_group_points_to_the_table(harness: Harness) 
         if not c.is_("getUpdates") and not c.is_("answerCallbackQuery")
     ]
     assert others == []  # no message sent, edited or stripped of its keyboard
+
+
+@pytest.mark.parametrize(
+    "harness", [{"players": 2, "lang": "ru"}, {"players": 2, "lang": "uk"}], indirect=True
+)
+async def test_settings_data_in_the_private_chat_points_to_the_group(harness: Harness) -> None:
+    """Settings data pressed in the private chat (no settings keyboard is ever sent there):
+    an alert to open /settings in the group, in the person's language, and nothing else: no
+    setting changes, no hand is shown again, no keyboard is taken away."""
+    h = harness
+    h.check_language = True
+    lang = h.lang
+    await h.set_setting(h.users[0], "timer", "120")  # the group has settings of its own
+    game_id = await h.new_game(players=2)
+    player = h.users[1]
+    hand = await h.hand(player)
+    assert h.storage is not None
+    before = (await h.svc.settings(chat_key(h.group.id)), await h.storage.get_game(game_id))
+    calls = h.api.call_count
+    expected = h.r.t(lang, "tg-stale-settings")
+    assert len(expected) <= ALERT_LIMIT and "/settings" in expected
+    forged = (
+        "s:",  # does not parse
+        "s:timer",
+        "s:a:b:c",
+        "s:nope:1",  # an unknown option
+        "s:timer:banana",
+        "s:timer:30",  # a real option, but no group to change it in
+        "s:lang:uk",
+    )
+    for data in forged:
+        answer = await h.press(player, player.id, hand.message_id, data, strict=False)
+        assert (answer.text, answer.show_alert) == (expected, True), data
+    await h.settle()
+    after = (await h.svc.settings(chat_key(h.group.id)), await h.storage.get_game(game_id))
+    assert after == before
+    others = [
+        c.method
+        for c in h.api.calls()[calls:]
+        if not c.is_("getUpdates") and not c.is_("answerCallbackQuery")
+    ]
+    assert others == []
+    assert h.api.message(player.id, hand.message_id).buttons == hand.buttons

@@ -1,9 +1,10 @@
 """The private chat: /start with the deep link of a game opens the player's hand there.
 
-Also the catch-all for callback data no other router parsed (forged, or from a layout long
-gone). In the private chat it is refused like a stale hand button, with the player's current
-hands shown again; in a group nothing of the player's can be shown, so the alert points to the
-table instead. Either way no game changes.
+Also the catch-all for callback data no other router took (forged, or from a layout long
+gone; settings data outside a group is the settings router's). In the private chat it is
+refused like a stale hand button, with the player's current hands shown again; in a group
+nothing of the player's can be shown, so the alert points to the table instead. Either way no
+game changes.
 """
 
 from __future__ import annotations

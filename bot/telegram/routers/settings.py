@@ -1,4 +1,11 @@
-"""/settings and its keyboard: preset, language, timer, color-blind mode, every rule option."""
+"""/settings and its keyboard: preset, language, timer, color-blind mode, every rule option.
+
+The keyboard lives in a group and changes that group's settings. Settings data pressed anywhere
+else (forged, mangled, or a message Telegram no longer shows) has no chat to change: it gets an
+alert saying to open /settings again in the group, and nothing changes. In a group, data that
+does not parse is the catch-all's (bot.telegram.routers.private), and an unknown option is
+refused by the service.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +20,8 @@ from bot.telegram.keyboards import settings_keyboard
 from bot.telegram.ui import TelegramUI
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
+IN_GROUP = F.message.chat.type.in_({"group", "supergroup"})
+SETTINGS_DATA = F.data.startswith(SettingsCB.__prefix__ + SettingsCB.__separator__)
 
 
 async def show_settings(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
@@ -33,7 +42,7 @@ async def change(
 ) -> None:
     message = callback.message
     if message is None or message.chat.type not in ("group", "supergroup"):
-        await retrying(lambda: callback.answer())
+        await outside_group(callback, ui, lang)
         return
     key = chat_key(message.chat.id)
     user = user_of(callback.from_user)
@@ -60,8 +69,15 @@ async def change(
     await retrying(lambda: callback.answer(info))
 
 
+async def outside_group(callback: CallbackQuery, ui: TelegramUI, lang: str) -> None:
+    """Settings data outside a group (see the module's docstring): an alert, nothing else."""
+    text = ui.r.t(lang, "tg-stale-settings")
+    await retrying(lambda: callback.answer(text, show_alert=True))
+
+
 def make_router() -> Router:
     router = Router(name="settings")
     router.message.register(show_settings, Command("settings"), GROUPS)
     router.callback_query.register(change, SettingsCB.filter())
+    router.callback_query.register(outside_group, SETTINGS_DATA, ~IN_GROUP)
     return router
