@@ -33,7 +33,7 @@ from core import actions as A
 from core.actions import Action, ActionType
 from core.cards import WILD_FOUR, Card, Color, Kind
 from core.events import CardPlayed, CardsDrawn, DrawReason, Event, Passed
-from core.game import _new_deck
+from core.game import _deck
 from core.shuffle import random_numbers, shuffled
 
 RUNS = 7
@@ -67,8 +67,7 @@ class Floor:
     def __init__(self, players: list[str], seed: int) -> None:
         self.players = list(players)
         self.seed = seed
-        deck = _new_deck(0)
-        deck = shuffled(deck, random_numbers(f"{seed}:0", len(deck)))
+        deck = shuffled(_deck(0), random_numbers(f"{seed}:0", len(_deck(0))))
         n = len(players)
         dealt = deck[-7 * n :]
         del deck[-7 * n :]

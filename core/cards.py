@@ -58,11 +58,13 @@ class Card:
     """One card face. Never construct directly: use `Card.parse` or the module tables."""
 
     __slots__ = (
+        "alone",
         "color",
         "face",
         "is_wild",
         "kind",
         "number",
+        "plain",
         "playable_on",
         "plays",
         "points",
@@ -78,6 +80,11 @@ class Card:
     points: int
     rank: int
     text: str
+    # Played, it only passes the turn on (a number, Wild or Creeper): the one test the play of
+    # most turns needs before moving to the next seat.
+    plain: bool
+    # `(card,)`, made once: what a draw of this one card reports.
+    alone: tuple[Card]
     # This card's play actions (one per color for a wild), filled in by `core.actions` once
     # they exist: an attribute read is the cheapest way from a card to its actions.
     plays: tuple[Any, ...]
@@ -90,6 +97,8 @@ class Card:
         self.color = color
         self.number = number
         self.is_wild = kind in WILD_KINDS
+        self.alone = (self,)
+        self.plain = kind in (Kind.NUMBER, Kind.WILD, Kind.CREEPER)
         # `face` is what "same number or symbol" compares: "7", "skip", "+2"; wilds have a
         # unique face each so that matching by face never applies to them.
         self.face = str(number) if kind is Kind.NUMBER else kind.value

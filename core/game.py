@@ -18,12 +18,20 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.cards import COLORS, WILD_FOUR, Card, Color, Kind, hand_points, standard_deck
+from core.cards import (
+    COLORS,
+    CREEPER,
+    WILD_FOUR,
+    Card,
+    Color,
+    Kind,
+    hand_points,
+    standard_deck,
+)
 from core.errors import IllegalAction
 from core.events import (
     CardPlayed,
@@ -91,12 +99,12 @@ _ACCEPT_ACTION = A.ACCEPT
 _CHALLENGE_ACTION = A.CHALLENGE
 
 
-def _new_deck(creepers: int) -> list[Card]:
-    """`standard_deck(creepers)`, built once per creeper count and copied (a speed-up)."""
+def _deck(creepers: int) -> tuple[Card, ...]:
+    """`standard_deck(creepers)`, built once per creeper count (a speed-up)."""
     deck = _DECKS.get(creepers)
     if deck is None:
         deck = _DECKS[creepers] = tuple(standard_deck(creepers))
-    return list(deck)
+    return deck
 
 
 @dataclass(slots=True)
@@ -127,12 +135,14 @@ class Game:
     # and every attribute read on the hot paths takes the slow generic lookup.
     __slots__ = (
         "_cache",
-        "_cache_move",
         "_cache_player",
+        "_drew",
+        "_fast",
         "blocked_turns",
         "catchable",
         "color",
         "current",
+        "current_player",
         "dealer",
         "direction",
         "discard",
@@ -168,6 +178,16 @@ class Game:
     draw_pile: list[Card]  # top is the last element
     discard: list[Card]  # top is the last element
     current: int
+    # `players[current]`, kept in step with `current` by every public method that moves it: the
+    # name is read on every call, and a property would cost as much as the lookup it saves.
+    current_player: str
+    # The current player while their turn is a calm, ordinary one, else "" (never a player id,
+    # and a string either way, so that comparing with it stays the interpreter's fast string
+    # comparison): see `_sync_turn`.
+    _fast: str
+    # The current player while the card they just drew waits to be played in an otherwise
+    # calm turn, else "": the fast path for playing it.
+    _drew: str
     direction: int
     color: Color | None
     dealer: str
@@ -192,8 +212,10 @@ class Game:
     # ------------------------------------------------------------------ construction
 
     def __init__(self) -> None:
-        self._cache_move = -1
-        self._cache_player = ""
+        # The legal actions of `_cache_player` in the current position, outside the calm
+        # ordinary turn (whose list is cheaper to build than to keep); every move resets the
+        # player to None, so a cached list never outlives the position it was computed for.
+        self._cache_player: str | None = None
         self._cache: list[Action] = []
         # What `Game.new` did (dealer draw, deal, first flip); not part of the saved state.
         self.opening_events: list[Event] = []
@@ -204,13 +226,14 @@ class Game:
         game = Game._blank(players, rules or Rules(), seed)
         events: list[Event] = []
         # One call for the random numbers of the dealer draw and of the first deal.
-        deck_size = len(_new_deck(game.rules.creepers))
+        deck_size = len(_deck(game.rules.creepers))
         label = f"{seed}:0"
         numbers = random_numbers(label, deck_size + _DEALER_NUMBERS)
         game.shuffles = 1
-        game._choose_dealer(events, chain(numbers[deck_size:], more_numbers(label)))
+        game._choose_dealer(events, numbers, deck_size, label)
         game._start_round(events, numbers)
         game.opening_events = events
+        game._sync_turn()
         return game
 
     @staticmethod
@@ -257,6 +280,7 @@ class Game:
         game.round_no = 1
         if scores:
             game.scores_.update(scores)
+        game._sync_turn()
         return game
 
     @staticmethod
@@ -306,21 +330,29 @@ class Game:
         """Shuffle `cards` in place with the next seeded shuffle of this match."""
         cards[:] = shuffled(cards, self._numbers(len(cards)))
 
-    def _choose_dealer(self, events: list[Event], numbers: Iterator[int]) -> None:
+    def _choose_dealer(
+        self, events: list[Event], numbers: Sequence[int], first: int, label: str
+    ) -> None:
         """Everyone draws a card; the highest number deals; ties draw again among themselves.
 
         Each draw takes a uniformly random card of those left: the same as drawing from the top
-        of a shuffled deck, without shuffling the hundred cards nobody draws.
+        of a shuffled deck, without shuffling the hundred cards nobody draws. The draws use
+        `numbers` from index `first` on, then (after many ties) the stream after `label`'s.
         """
-        deck = _new_deck(self.rules.creepers)
+        deck = list(_deck(self.rules.creepers))
         contenders = self.players
+        stream: Iterator[int] = iter(numbers[first:])
         while True:
             best = -1
             tied: list[str] = []
             for p in contenders:
                 if not deck:
-                    deck = _new_deck(self.rules.creepers)
-                j = next(numbers) % len(deck)
+                    deck = list(_deck(self.rules.creepers))
+                number = next(stream, None)
+                if number is None:
+                    stream = more_numbers(label)
+                    number = next(stream)
+                j = number % len(deck)
                 card = deck[j]
                 deck[j] = deck[-1]
                 deck.pop()
@@ -337,19 +369,24 @@ class Game:
                 break
             contenders = tied
         self.dealer = tied[0]
-        events.append(DealerChosen(self.dealer))
+        chosen = _new(DealerChosen)
+        chosen.player = self.dealer
+        events.append(chosen)
 
     def _start_round(self, events: list[Event], numbers: Sequence[int] | None = None) -> None:
         self.round_no += 1
-        deck = _new_deck(self.rules.creepers)
-        deck = shuffled(deck, self._numbers(len(deck)) if numbers is None else numbers)
+        cards = _deck(self.rules.creepers)
+        deck = shuffled(cards, self._numbers(len(cards)) if numbers is None else numbers)
         players = self.players
-        n = len(players)
         dealer_idx = players.index(self.dealer)
         # The deck is in random order, so dealing seven at a time is the same as one at a time.
-        dealt = deck[-HAND_SIZE * n :]
-        del deck[-HAND_SIZE * n :]
-        self.hands = {p: dealt[k * HAND_SIZE : (k + 1) * HAND_SIZE] for k, p in enumerate(players)}
+        hands: dict[str, list[Card]] = {}
+        start = at = len(deck) - HAND_SIZE * len(players)
+        for p in players:
+            hands[p] = deck[at : at + HAND_SIZE]
+            at += HAND_SIZE
+        del deck[start:]
+        self.hands = hands
         self.draw_pile = deck
         self.discard = []
         self.direction = 1
@@ -362,7 +399,11 @@ class Game:
         self.top_played_by = None
         self.jumped_over = None
         self.blocked_turns = 0
-        events.append(RoundStarted(self.round_no, self.dealer, HAND_SIZE))
+        started = _new(RoundStarted)
+        started.number = self.round_no
+        started.dealer = self.dealer
+        started.hand_size = HAND_SIZE
+        events.append(started)
         while True:
             card = deck.pop()
             if self.rules.first_card_number and card.kind is not _NUMBER:
@@ -375,7 +416,10 @@ class Game:
             events.append(FirstCardReturned(card))
         self.discard.append(card)
         self.first_flip = True
-        events.append(FirstCardFlipped(card))
+        flipped = _new(FirstCardFlipped)
+        flipped.card = card
+        events.append(flipped)
+        n = len(players)
         first = (dealer_idx + 1) % n
         self.color = card.color
         self.current = first
@@ -392,9 +436,36 @@ class Game:
 
     # ------------------------------------------------------------------ public state
 
-    @property
-    def current_player(self) -> str:
-        return self.players[self.current]
+    def _sync_turn(self) -> None:
+        """Recompute `current_player` and `_fast` after a move that may have changed them.
+
+        `_fast` names the current player when nothing but the plain rules can apply to their
+        turn: nothing pending or drawn, a color in play, the match going on, no UNO call or
+        catch in the air, no jump-in or blocked turn to remember, not the round's first card,
+        bluffing allowed. That is most turns of most games, and for them `legal_actions` and
+        `apply` take short paths that skip every one of those checks (`_legal_general` and
+        `_apply_general` handle all the rest, and the property tests hold both to the same
+        results).
+        """
+        name = self.current_player = self.players[self.current]
+        self._fast = self._drew = ""
+        catchable = self.catchable
+        if (
+            self.pending is None
+            and self.color is not None
+            and self.winners is None
+            and (catchable is None or (catchable != name and not self.has_drawn))
+            and self.precall is None
+            and not self.safe
+            and self.jumped_over is None
+            and not self.blocked_turns
+            and not self.first_flip
+            and not self.rules.no_bluffing
+        ):
+            if not self.has_drawn:
+                self._fast = name
+            elif self.drawn is not None:
+                self._drew = name
 
     @property
     def top_card(self) -> Card:
@@ -449,43 +520,61 @@ class Game:
 
         Each action is listed once, the plays first (in the order of the hand, a wild once per
         color), then the others: a caller that wants only the plays can stop at the first
-        action that is not one. The list is computed once per move and player, then copied.
+        action that is not one. The list is the caller's own.
         """
-        if self._cache_move != self.move_no or self._cache_player != player:
-            color = self.color
-            if (
-                player == self.players[self.current]
-                and self.pending is None
-                and not self.has_drawn
-                and color is not None
-                and self.winners is None
-            ):
-                # The ordinary turn, the case of almost every call, written out here: what
-                # matches the color or the top card's face, once each (a hand may hold a card
-                # twice), then draw.
-                hand = self.hands[player]
-                playable = self.discard[-1].playable_on[color]
-                out: list[Action] = []
-                for c in hand:
-                    if c in playable:
-                        plays = c.plays
-                        if plays[0] not in out:
-                            out += plays
-                if out and self.rules.no_bluffing and not self._wild_four_legal(hand):
-                    out = [a for a in out if a.card is not WILD_FOUR]
-                can_play = bool(out)
-                out.append(_DRAW_ACTION)
-                if can_play and len(hand) == 2 and self.precall != player:
-                    out.append(_UNO_ACTION)
-                catchable = self.catchable
-                if catchable is not None:
-                    out.append(_UNO_ACTION if catchable == player else _CATCH_ACTION)
-            else:
-                out = self._other_legal(player)
-            self._cache = out
-            self._cache_move = self.move_no
+        if player == self._fast:
+            # The calm ordinary turn (see `_sync_turn`), written out: what matches the color or
+            # the top card's face, once each (a hand may hold a card twice), then draw, and UNO
+            # before playing the second-to-last card. `apply` checks a move against the same
+            # rule in its own fast path.
+            hand = self.hands[player]
+            playable = self.discard[-1].playable_on[self.color]  # type: ignore[index]
+            out: list[Action] = []
+            for c in hand:
+                if c in playable:
+                    plays = c.plays
+                    if plays[0] not in out:
+                        out += plays
+            out.append(_DRAW_ACTION)
+            if len(hand) == 2 and len(out) > 1:
+                out.append(_UNO_ACTION)
+            if self.catchable is not None:
+                out.append(_CATCH_ACTION)  # somebody else forgot their UNO
+            return out
+        if player == self._drew:  # the card just drawn, playable (see `_sync_turn`), or pass
+            out = list(self.drawn.plays)  # type: ignore[union-attr]
+            out.append(_PASS_ACTION)
+            if len(self.hands[player]) == 2:
+                out.append(_UNO_ACTION)
+            return out
+        if self._cache_player is not player:
+            self._cache = self._legal_general(player)
             self._cache_player = player
         return self._cache.copy()
+
+    def _legal_general(self, player: str) -> list[Action]:
+        """`legal_actions` in every position, the calm ordinary turn included."""
+        if player != self.current_player or self.winners is not None:
+            return self._other_legal(player)
+        if self.pending is not None or self.has_drawn or self.color is None:
+            return self._other_legal(player)
+        hand = self.hands[player]
+        playable = self.discard[-1].playable_on[self.color]
+        out: list[Action] = []
+        for c in hand:
+            if c in playable:
+                plays = c.plays
+                if plays[0] not in out:
+                    out += plays
+        if out and self.rules.no_bluffing and not self._wild_four_legal(hand):
+            out = [a for a in out if a.card is not WILD_FOUR]
+        out.append(_DRAW_ACTION)
+        if len(hand) == 2 and self.precall != player and len(out) > 1:
+            out.append(_UNO_ACTION)  # a card to play: UNO may be called before it
+        catchable = self.catchable
+        if catchable is not None:
+            out.append(_UNO_ACTION if catchable == player else _CATCH_ACTION)
+        return out
 
     def _other_legal(self, player: str) -> list[Action]:
         """`legal_actions` in every case but the ordinary turn: out of turn, the first color,
@@ -496,16 +585,15 @@ class Game:
         if hand is None:
             return []
         out: list[Action] = []
-        if player == self.players[self.current]:
+        if player == self.current_player:
             if self.color is None:
                 return [A.CHOOSE[c] for c in COLORS]
-            if self.pending is not None:
-                for c in hand:
-                    if self._answers_penalty(c) and c.plays[0] not in out:
-                        out.append(c.plays[0])
+            p = self.pending
+            if p is not None:
+                out = self._penalty_answers(p, hand)
                 can_play = bool(out)
                 out.append(_ACCEPT_ACTION)
-                if self._challengeable():
+                if p.offender is not None and p.source is WILD_FOUR and not self.rules.no_bluffing:
                     out.append(_CHALLENGE_ACTION)
             else:
                 assert self.has_drawn, "the ordinary turn is legal_actions' own case"
@@ -524,6 +612,29 @@ class Game:
             out.append(_UNO_ACTION if catchable == player else _CATCH_ACTION)
         return out
 
+    def _penalty_answers(self, p: Pending, hand: list[Card]) -> list[Action]:
+        """The plays that answer the pending penalty `p` instead of taking it: a Draw Two of
+        the new color against a Wild Draw Four (defending), any Draw Two against a Draw Two
+        (passing it on), or under jump-in rules the identical Draw Two."""
+        rules = self.rules
+        out: list[Action] = []
+        if p.source is WILD_FOUR:
+            if not rules.defend_wild_four:
+                return out
+            color = self.color
+            for c in hand:
+                if c.kind is _DRAW_TWO and c.color is color and c.plays[0] not in out:
+                    out.append(c.plays[0])
+        elif rules.pass_draw_two:
+            for c in hand:
+                if c.kind is _DRAW_TWO and c.plays[0] not in out:
+                    out.append(c.plays[0])
+        elif rules.jump_in and not self.first_flip:
+            top = self.discard[-1]
+            if top in hand:
+                out.append(top.plays[0])
+        return out
+
     def _playable(self, card: Card, hand: list[Card]) -> bool:
         if card.is_wild:
             if card is WILD_FOUR and self.rules.no_bluffing:
@@ -534,27 +645,6 @@ class Game:
     def _wild_four_legal(self, hand: list[Card]) -> bool:
         color = self.color
         return not any(c.color is color for c in hand)
-
-    def _challengeable(self) -> bool:
-        p = self.pending
-        return (
-            p is not None
-            and p.source is WILD_FOUR
-            and p.offender is not None
-            and not self.rules.no_bluffing
-        )
-
-    def _answers_penalty(self, card: Card) -> bool:
-        p = self.pending
-        assert p is not None
-        if card.kind is not _DRAW_TWO:
-            return False
-        if p.source is WILD_FOUR:
-            return self.rules.defend_wild_four and card.color is self.color
-        if self.rules.pass_draw_two:
-            return True
-        # Jump-in rules let the target answer with the identical card too.
-        return self.rules.jump_in and not self.first_flip and card is self.discard[-1]
 
     def _can_jump_in(self, player: str) -> bool:
         if not self.rules.jump_in or self.first_flip or self.color is None:
@@ -569,19 +659,146 @@ class Game:
     def apply(self, player: str, action: Action) -> list[Event]:
         """Apply a legal action and return its events; an illegal one raises and changes nothing.
 
-        Playing a card, the move of most turns, is written out here in full (see the module
-        docstring); the other moves have a method each.
+        The moves of most turns - a play or a draw in a calm ordinary turn, playing the card
+        just drawn (see `_sync_turn`) - are checked and made here, written out in full (see the
+        module docstring); `_apply_checked` takes every other move.
         """
-        if self._cache_move != self.move_no or self._cache_player != player:
-            self.legal_actions(player)  # fills the cache
+        card = action.card
+        if player == self._fast:
+            if card is None:
+                if action is _DRAW_ACTION:
+                    pile = self.draw_pile
+                    if pile and pile[-1] is not CREEPER:
+                        return self._draw_fast(player, pile)
+                return self._apply_checked(player, action)
+            hand = self.hands[player]
+            # Legal exactly as `legal_actions` lists it in this turn: a card of the hand that
+            # matches, with a color if and only if it is wild. Not here: the last card.
+            if not (
+                len(hand) > 1
+                and action in card.plays
+                and card in self.discard[-1].playable_on[self.color]  # type: ignore[index]
+                and card in hand
+            ):
+                return self._apply_checked(player, action)
+            if self.catchable is not None:
+                self.catchable = None  # any other player's move closes the window to catch
+        elif player == self._drew and card is self.drawn and action in card.plays:  # type: ignore[union-attr]
+            hand = self.hands[player]
+            self.has_drawn = False
+            self.drawn = None
+            self._drew = ""
+        else:
+            return self._apply_checked(player, action)
+        assert card is not None
+        self.move_no += 1
+        self._cache_player = None
+        hand.remove(card)
+        prev_color = self.color
+        self.discard.append(card)
+        self.top_played_by = player
+        color = action.color
+        if color is None:
+            color = card.color
+        self.color = color
+        left = len(hand)
+        played = _new(CardPlayed)  # the fields, without the dataclass __init__ (see _new)
+        played.player = player
+        played.card = card
+        played.color = color  # type: ignore[assignment]
+        played.jump_in = False
+        played.cards_left = left
+        events: list[Event] = [played]
+        if left == 1:
+            self.catchable = self.current_player  # UNO not called: anyone may catch them
+        players = self.players
+        n = len(players)
+        if card.plain:
+            idx = self.current = (self.current + self.direction) % n
+            self.current_player = self._fast = players[idx]
+            return events
+        kind = card.kind
+        if kind is _SKIP:
+            skipped = _new(PlayerSkipped)
+            skipped.player = players[(self.current + self.direction) % n]
+            events.append(skipped)
+            idx = self.current = (self.current + 2 * self.direction) % n
+        elif kind is _REVERSE:
+            direction = self.direction = -self.direction
+            changed = _new(DirectionChanged)
+            changed.direction = direction
+            events.append(changed)
+            if n == 2 and self.rules.two_player_reverse_skips:
+                skipped = _new(PlayerSkipped)  # and the player goes again
+                skipped.player = players[(self.current + direction) % n]
+                events.append(skipped)
+                idx = self.current
+            else:
+                idx = self.current = (self.current + direction) % n
+        else:
+            target = (self.current + self.direction) % n
+            if kind is _DRAW_TWO:
+                self._aim_draw_two(target, card, events)
+            else:  # Wild Draw Four: its legality is judged now, against the hand as it stands
+                legal = True
+                for c in hand:
+                    if c.color is prev_color:
+                        legal = False
+                        break
+                self._aim_wild_four(target, player, legal, prev_color, False, events)
+            self._sync_turn()
+            return events
+        if left == 1 and n == 2:
+            self._sync_turn()  # the player at one card goes again: their own UNO is pending
+        else:
+            self.current_player = self._fast = players[idx]
+        return events
+
+    def _draw_fast(self, player: str, pile: list[Card]) -> list[Event]:
+        """A draw in a calm ordinary turn, with a card to draw that is not a Creeper."""
+        if self.catchable is not None:
+            self.catchable = None  # any other player's move closes the window to catch
+        self.move_no += 1
+        self._cache_player = None
+        card = pile.pop()
+        self.hands[player].append(card)
+        drawn = _new(CardsDrawn)
+        drawn.player = player
+        drawn.count = 1
+        drawn.reason = _CHOICE
+        drawn.cards = card.alone
+        if card in self.discard[-1].playable_on[self.color]:  # type: ignore[index]
+            self.has_drawn = True
+            self.drawn = card
+            self._fast = ""
+            self._drew = player  # and the turn is still as calm as it was
+            return [drawn]
+        # Nothing playable drawn: nothing to decide, the turn passes at once.
+        passed = _new(Passed)
+        passed.player = player
+        players = self.players
+        idx = self.current = (self.current + self.direction) % len(players)
+        self.current_player = self._fast = players[idx]
+        return [drawn, passed]
+
+    def _apply_checked(self, player: str, action: Action) -> list[Event]:
+        """`apply` outside its fast paths: check against `legal_actions`, then make the move."""
+        if self._cache_player is not player:
+            self._cache = self._legal_general(player)
+            self._cache_player = player
         if action not in self._cache:  # actions are interned: an identity test per entry
             raise refusal(self, player, action)
         self.move_no += 1
+        self._cache_player = None
+        return self._apply_general(player, action)
+
+    def _apply_general(self, player: str, action: Action) -> list[Event]:
+        """Make any legal move in any position (`apply` has checked that it is legal)."""
         t = action.type
         if t is not _PLAY:
-            if t is _DRAW and self.draw_pile and not self.rules.creepers:
-                return self._draw_one(player)
-            return self._apply_other(player, action, t)
+            other = self._apply_other(player, action, t)
+            self._sync_turn()
+            return other
         # Any other player's move closes the window for catching a forgotten UNO.
         catchable = self.catchable
         if catchable is not None and catchable != player:
@@ -613,7 +830,7 @@ class Game:
             assert color is not None
         self.color = color
         left = len(hand)
-        played = _new(CardPlayed)  # the fields, without the dataclass __init__ (see _new)
+        played = _new(CardPlayed)
         played.player = player
         played.card = card
         played.color = color
@@ -628,10 +845,11 @@ class Game:
                 self.catchable = player
         elif not left:
             self._go_out(player, card, events)
+            self._sync_turn()
             return events  # the round is over: no UNO call left to settle
         kind = card.kind
         n = len(players)
-        if kind is _NUMBER or (card.is_wild and card is not WILD_FOUR):
+        if card.plain:
             self.current = (idx + self.direction) % n
         elif kind is _SKIP:
             skipped = _new(PlayerSkipped)
@@ -659,40 +877,7 @@ class Game:
             )
         if self.precall is not None or self.safe or self.catchable is not None:
             self._settle_uno_state()
-        return events
-
-    def _draw_one(self, player: str) -> list[Event]:
-        """The ordinary voluntary draw (a card to draw, no Creepers): `_draw_voluntarily`
-        written out for the move of every fourth turn."""
-        catchable = self.catchable
-        if catchable is not None and catchable != player:
-            self.catchable = None
-        self.jumped_over = None
-        card = self.draw_pile.pop()
-        hand = self.hands[player]
-        hand.append(card)
-        drawn = _new(CardsDrawn)
-        drawn.player = player
-        drawn.count = 1
-        drawn.reason = _CHOICE
-        drawn.cards = (card,)
-        events: list[Event] = [drawn]
-        self.blocked_turns = 0
-        if card.is_wild:
-            playable = card is not WILD_FOUR or not self.rules.no_bluffing
-            playable = playable or self._wild_four_legal(hand)
-        else:
-            playable = card.color is self.color or card.face == self.discard[-1].face
-        if playable:
-            self.has_drawn = True
-            self.drawn = card
-        else:  # nothing to decide: the turn passes at once
-            passed = _new(Passed)
-            passed.player = player
-            events.append(passed)
-            self.current = (self.current + self.direction) % len(self.players)
-        if self.precall is not None or self.safe or self.catchable is not None:
-            self._settle_uno_state()
+        self._sync_turn()
         return events
 
     def _apply_other(self, player: str, action: Action, t: ActionType) -> list[Event]:
@@ -846,7 +1031,8 @@ class Game:
     def _draw_voluntarily(self, player: str) -> list[Event]:
         """Draw one on one's turn; a card that cannot be played passes the turn at once.
 
-        The general case (an empty pile to reshuffle, Creepers); `_draw_one` is the usual one."""
+        The general case (an empty pile to reshuffle, Creepers); `apply` writes out the usual
+        one."""
         hand = self.hands[player]
         events: list[Event] = []
         drawn = self._draw(player, 1, _CHOICE, events)
@@ -947,24 +1133,46 @@ class Game:
         """Score the round; the match ends at the target, or the next round is dealt."""
         self.catchable = None
         hands = self.hands
-        points = {p: hand_points(hands[p]) for p in self.players}
         totals = self.scores_
-        winner_scoring = self.rules.scoring is _WINNER_SCORING
-        if winner_scoring:
-            gained = dict.fromkeys(self.players, 0)
-            gained[winner] = sum(points.values()) - points[winner]
-            totals[winner] += gained[winner]
-        else:
-            gained = dict(points)
-            for p, g in gained.items():
-                totals[p] += g
+        points: dict[str, int] = {}
+        gained: dict[str, int] = {}
+        left_over = 0  # the points in the other hands: the winner's gain under `winner`
+        tally = self.rules.scoring is not _WINNER_SCORING
+        for p in self.players:
+            held = 0
+            for c in hands[p]:  # a plain loop: faster here than sum(map(attrgetter(...)))
+                held += c.points
+            points[p] = held
+            left_over += held
+            if tally:
+                gained[p] = held
+                totals[p] += held
+            else:
+                gained[p] = 0
+        if not tally:
+            left_over -= points[winner]
+            gained[winner] = left_over
+            totals[winner] += left_over
         self.round_winner = winner
-        events.append(RoundEnded(winner, points, gained, dict(totals), blocked))
+        ended = _new(RoundEnded)
+        ended.winner = winner
+        ended.hand_points = points
+        ended.gained = gained
+        ended.scores = dict(totals)
+        ended.blocked = blocked
+        events.append(ended)
         if max(totals.values()) >= self.rules.target:
-            best = (max if winner_scoring else min)(totals.values())
-            self.winners = tuple([p for p in self.players if totals[p] == best])
+            best = (min if tally else max)(totals.values())
+            winners = []
+            for p in self.players:
+                if totals[p] == best:
+                    winners.append(p)
+            self.winners = tuple(winners)
             self.pending = None
-            events.append(GameEnded(self.winners, dict(totals)))
+            over = _new(GameEnded)
+            over.winners = self.winners
+            over.scores = dict(totals)
+            events.append(over)
             return
         self.dealer = self.first_turn_player
         self._start_round(events)
@@ -978,6 +1186,7 @@ class Game:
         if player not in self.hands:
             raise IllegalAction("not_a_player", "leave", player)
         self.move_no += 1
+        self._cache_player = None
         events: list[Event] = []
         idx = self.players.index(player)
         was_current = idx == self.current
@@ -1001,6 +1210,7 @@ class Game:
             self.current = 0
             self.pending = None
             events.append(GameEnded(self.winners, dict(self.scores_)))
+            self._sync_turn()
             return events
         if idx < self.current:
             self.current -= 1
@@ -1014,6 +1224,7 @@ class Game:
         if p is not None and p.offender == player:
             target = self.players.index(p.target)
             self._aim_wild_four(target, None, True, None, False, events)
+        self._sync_turn()
         return events
 
     def default_action(self, player: str) -> Action | None:
@@ -1116,6 +1327,7 @@ class Game:
         g.left = list(data["left"])
         g.move_no = data["move_no"]
         g.blocked_turns = data.get("blocked_turns", 0)
+        g._sync_turn()
         return g
 
     def copy(self) -> Game:

@@ -38,7 +38,7 @@ def random_numbers(label: str, count: int) -> array[int]:
     return array("I", data)
 
 
-def shuffled(cards: list[T], numbers: Sequence[int]) -> list[T]:
+def shuffled(cards: Sequence[T], numbers: Sequence[int]) -> list[T]:
     """A uniformly shuffled copy of `cards`, driven by `numbers` (from `random_numbers`, at
     least one per card)."""
     out: list[T] = []
