@@ -27,13 +27,16 @@ class ActionType(enum.Enum):
 class Action:
     """One action; immutable and interned (compare with `==` or `is`, both mean the same)."""
 
-    __slots__ = ("card", "color", "type")
+    __slots__ = ("card", "color", "next_color", "type")
     __match_args__ = ("type", "card", "color")
     _interned: ClassVar[dict[tuple[ActionType, Card | None, Color | None], Action]] = {}
 
     type: ActionType
     card: Card | None
     color: Color | None
+    # The color in play after this action: the chosen one (a wild, or `choose`), else the
+    # played card's own, else None.
+    next_color: Color | None
 
     def __new__(
         cls, type: ActionType, card: Card | None = None, color: Color | None = None
@@ -47,6 +50,8 @@ class Action:
             object.__setattr__(action, "type", type)
             object.__setattr__(action, "card", card)
             object.__setattr__(action, "color", color)
+            next_color = color if color is not None or card is None else card.color
+            object.__setattr__(action, "next_color", next_color)
             cls._interned[key] = action
         return action
 

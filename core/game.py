@@ -73,6 +73,12 @@ _DECKS: dict[int, tuple[Card, ...]] = {}
 # dataclass costs three times as much (a class call runs `__init__` as a separate Python frame).
 # The property tests round-trip every event through `event_to_dict`, which reads every field.
 _new = object.__new__
+_NOTHING: frozenset[Card] = frozenset()
+# For each number of players, the seat after each seat clockwise and counter-clockwise.
+_SEATS: dict[int, tuple[list[int], list[int]]] = {
+    n: ([(i + 1) % n for i in range(n)], [(i - 1) % n for i in range(n)])
+    for n in range(1, MAX_PLAYERS + 1)
+}
 
 # Module constants for the hot paths (a global lookup is cheaper than an attribute chain).
 _PLAY = ActionType.PLAY
@@ -135,9 +141,13 @@ class Game:
     # and every attribute read on the hot paths takes the slow generic lookup.
     __slots__ = (
         "_cache",
+        "_cache_move",
         "_cache_player",
         "_drew",
         "_fast",
+        "_matches",
+        "_next_seat",
+        "_seats",
         "blocked_turns",
         "catchable",
         "color",
@@ -188,6 +198,13 @@ class Game:
     # The current player while the card they just drew waits to be played in an otherwise
     # calm turn, else "": the fast path for playing it.
     _drew: str
+    # What may be played on the top card in the color in play (empty while no color is):
+    # `discard[-1].playable_on[color]`, kept current by every move.
+    _matches: frozenset[Card]
+    # The seat after each seat, clockwise and counter-clockwise (shared tables, never changed),
+    # and the one of the two for the direction of play: moving the turn on is one list read.
+    _seats: tuple[list[int], list[int]]
+    _next_seat: list[int]
     direction: int
     color: Color | None
     dealer: str
@@ -212,10 +229,10 @@ class Game:
     # ------------------------------------------------------------------ construction
 
     def __init__(self) -> None:
-        # The legal actions of `_cache_player` in the current position, outside the calm
-        # ordinary turn (whose list is cheaper to build than to keep); every move resets the
-        # player to None, so a cached list never outlives the position it was computed for.
+        # The legal actions of `_cache_player` at move `_cache_move`, outside the calm ordinary
+        # turn (whose list is cheaper to build than to keep).
         self._cache_player: str | None = None
+        self._cache_move = -1
         self._cache: list[Action] = []
         # What `Game.new` did (dealer draw, deal, first flip); not part of the saved state.
         self.opening_events: list[Event] = []
@@ -447,8 +464,13 @@ class Game:
         `_apply_general` handle all the rest, and the property tests hold both to the same
         results).
         """
-        name = self.current_player = self.players[self.current]
+        players = self.players
+        name = self.current_player = players[self.current]
+        seats = self._seats = _SEATS[len(players)]
+        self._next_seat = seats[0] if self.direction == 1 else seats[1]
         self._fast = self._drew = ""
+        color = self.color
+        self._matches = _NOTHING if color is None else self.discard[-1].playable_on[color]
         catchable = self.catchable
         if (
             self.pending is None
@@ -528,7 +550,7 @@ class Game:
             # before playing the second-to-last card. `apply` checks a move against the same
             # rule in its own fast path.
             hand = self.hands[player]
-            playable = self.discard[-1].playable_on[self.color]  # type: ignore[index]
+            playable = self._matches
             out: list[Action] = []
             for c in hand:
                 if c in playable:
@@ -547,9 +569,10 @@ class Game:
             if len(self.hands[player]) == 2:
                 out.append(_UNO_ACTION)
             return out
-        if self._cache_player is not player:
+        if self._cache_player is not player or self._cache_move != self.move_no:
             self._cache = self._legal_general(player)
             self._cache_player = player
+            self._cache_move = self.move_no
         return self._cache.copy()
 
     def _legal_general(self, player: str) -> list[Action]:
@@ -671,20 +694,20 @@ class Game:
                     if pile and pile[-1] is not CREEPER:
                         return self._draw_fast(player, pile)
                 return self._apply_checked(player, action)
-            hand = self.hands[player]
             # Legal exactly as `legal_actions` lists it in this turn: a card of the hand that
             # matches, with a color if and only if it is wild. Not here: the last card.
-            if not (
-                len(hand) > 1
-                and action in card.plays
-                and card in self.discard[-1].playable_on[self.color]  # type: ignore[index]
-                and card in hand
-            ):
+            hand = self.hands[player]
+            if len(hand) < 2 or action not in card.plays or card not in self._matches:
+                return self._apply_checked(player, action)
+            try:
+                hand.remove(card)
+            except ValueError:  # not in the hand: refused there, with the reason
                 return self._apply_checked(player, action)
             if self.catchable is not None:
                 self.catchable = None  # any other player's move closes the window to catch
         elif player == self._drew and card is self.drawn and action in card.plays:  # type: ignore[union-attr]
             hand = self.hands[player]
+            hand.remove(card)  # type: ignore[arg-type]
             self.has_drawn = False
             self.drawn = None
             self._drew = ""
@@ -692,15 +715,11 @@ class Game:
             return self._apply_checked(player, action)
         assert card is not None
         self.move_no += 1
-        self._cache_player = None
-        hand.remove(card)
         prev_color = self.color
         self.discard.append(card)
         self.top_played_by = player
-        color = action.color
-        if color is None:
-            color = card.color
-        self.color = color
+        color = self.color = action.next_color
+        self._matches = card.playable_on[color]  # type: ignore[index]
         left = len(hand)
         played = _new(CardPlayed)  # the fields, without the dataclass __init__ (see _new)
         played.player = player
@@ -711,32 +730,34 @@ class Game:
         events: list[Event] = [played]
         if left == 1:
             self.catchable = self.current_player  # UNO not called: anyone may catch them
-        players = self.players
-        n = len(players)
         if card.plain:
-            idx = self.current = (self.current + self.direction) % n
-            self.current_player = self._fast = players[idx]
+            idx = self.current = self._next_seat[self.current]
+            self.current_player = self._fast = self.players[idx]
             return events
         kind = card.kind
+        players = self.players
         if kind is _SKIP:
-            skipped = _new(PlayerSkipped)
-            skipped.player = players[(self.current + self.direction) % n]
-            events.append(skipped)
-            idx = self.current = (self.current + 2 * self.direction) % n
+            skipped = self._next_seat[self.current]
+            event = _new(PlayerSkipped)
+            event.player = players[skipped]
+            events.append(event)
+            idx = self.current = self._next_seat[skipped]
         elif kind is _REVERSE:
             direction = self.direction = -self.direction
+            self._next_seat = self._seats[0] if direction == 1 else self._seats[1]
             changed = _new(DirectionChanged)
             changed.direction = direction
             events.append(changed)
-            if n == 2 and self.rules.two_player_reverse_skips:
-                skipped = _new(PlayerSkipped)  # and the player goes again
-                skipped.player = players[(self.current + direction) % n]
-                events.append(skipped)
+            idx = self._next_seat[self.current]
+            if len(players) == 2 and self.rules.two_player_reverse_skips:
+                event = _new(PlayerSkipped)  # and the player goes again
+                event.player = players[idx]
+                events.append(event)
                 idx = self.current
             else:
-                idx = self.current = (self.current + direction) % n
+                self.current = idx
         else:
-            target = (self.current + self.direction) % n
+            target = self._next_seat[self.current]
             if kind is _DRAW_TWO:
                 self._aim_draw_two(target, card, events)
             else:  # Wild Draw Four: its legality is judged now, against the hand as it stands
@@ -746,9 +767,11 @@ class Game:
                         legal = False
                         break
                 self._aim_wild_four(target, player, legal, prev_color, False, events)
-            self._sync_turn()
-            return events
-        if left == 1 and n == 2:
+            if self.pending is not None or (left == 1 and len(players) == 2):
+                self._sync_turn()  # an answer to wait for, or their own UNO
+                return events
+            idx = self.current  # the penalty was taken: the seat after its target plays
+        if left == 1 and len(players) == 2:
             self._sync_turn()  # the player at one card goes again: their own UNO is pending
         else:
             self.current_player = self._fast = players[idx]
@@ -759,7 +782,6 @@ class Game:
         if self.catchable is not None:
             self.catchable = None  # any other player's move closes the window to catch
         self.move_no += 1
-        self._cache_player = None
         card = pile.pop()
         self.hands[player].append(card)
         drawn = _new(CardsDrawn)
@@ -767,7 +789,7 @@ class Game:
         drawn.count = 1
         drawn.reason = _CHOICE
         drawn.cards = card.alone
-        if card in self.discard[-1].playable_on[self.color]:  # type: ignore[index]
+        if card in self._matches:
             self.has_drawn = True
             self.drawn = card
             self._fast = ""
@@ -776,20 +798,19 @@ class Game:
         # Nothing playable drawn: nothing to decide, the turn passes at once.
         passed = _new(Passed)
         passed.player = player
-        players = self.players
-        idx = self.current = (self.current + self.direction) % len(players)
-        self.current_player = self._fast = players[idx]
+        idx = self.current = self._next_seat[self.current]
+        self.current_player = self._fast = self.players[idx]
         return [drawn, passed]
 
     def _apply_checked(self, player: str, action: Action) -> list[Event]:
         """`apply` outside its fast paths: check against `legal_actions`, then make the move."""
-        if self._cache_player is not player:
+        if self._cache_player is not player or self._cache_move != self.move_no:
             self._cache = self._legal_general(player)
             self._cache_player = player
+            self._cache_move = self.move_no
         if action not in self._cache:  # actions are interned: an identity test per entry
             raise refusal(self, player, action)
         self.move_no += 1
-        self._cache_player = None
         return self._apply_general(player, action)
 
     def _apply_general(self, player: str, action: Action) -> list[Event]:
@@ -1186,7 +1207,6 @@ class Game:
         if player not in self.hands:
             raise IllegalAction("not_a_player", "leave", player)
         self.move_no += 1
-        self._cache_player = None
         events: list[Event] = []
         idx = self.players.index(player)
         was_current = idx == self.current
