@@ -147,6 +147,7 @@ class Game:
         "_fast",
         "_matches",
         "_next_seat",
+        "_owe",
         "_seats",
         "blocked_turns",
         "catchable",
@@ -198,6 +199,9 @@ class Game:
     # The current player while the card they just drew waits to be played in an otherwise
     # calm turn, else "": the fast path for playing it.
     _drew: str
+    # The current player while a penalty waits for their answer in an otherwise calm turn,
+    # else "": the fast path for taking it.
+    _owe: str
     # What may be played on the top card in the color in play (empty while no color is):
     # `discard[-1].playable_on[color]`, kept current by every move.
     _matches: frozenset[Card]
@@ -468,13 +472,12 @@ class Game:
         name = self.current_player = players[self.current]
         seats = self._seats = _SEATS[len(players)]
         self._next_seat = seats[0] if self.direction == 1 else seats[1]
-        self._fast = self._drew = ""
+        self._fast = self._drew = self._owe = ""
         color = self.color
         self._matches = _NOTHING if color is None else self.discard[-1].playable_on[color]
         catchable = self.catchable
         if (
-            self.pending is None
-            and self.color is not None
+            self.color is not None
             and self.winners is None
             and (catchable is None or (catchable != name and not self.has_drawn))
             and self.precall is None
@@ -484,7 +487,9 @@ class Game:
             and not self.first_flip
             and not self.rules.no_bluffing
         ):
-            if not self.has_drawn:
+            if self.pending is not None:
+                self._owe = name
+            elif not self.has_drawn:
                 self._fast = name
             elif self.drawn is not None:
                 self._drew = name
@@ -689,11 +694,31 @@ class Game:
         card = action.card
         if player == self._fast:
             if card is None:
-                if action is _DRAW_ACTION:
-                    pile = self.draw_pile
-                    if pile and pile[-1] is not CREEPER:
-                        return self._draw_fast(player, pile)
-                return self._apply_checked(player, action)
+                pile = self.draw_pile
+                if action is not _DRAW_ACTION or not pile or pile[-1] is CREEPER:
+                    return self._apply_checked(player, action)
+                if self.catchable is not None:
+                    self.catchable = None  # any other player's move closes the window to catch
+                self.move_no += 1
+                card = pile.pop()
+                self.hands[player].append(card)
+                drawn = _new(CardsDrawn)
+                drawn.player = player
+                drawn.count = 1
+                drawn.reason = _CHOICE
+                drawn.cards = card.alone
+                if card in self._matches:
+                    self.has_drawn = True
+                    self.drawn = card
+                    self._fast = ""
+                    self._drew = player  # and the turn is still as calm as it was
+                    return [drawn]
+                # Nothing playable drawn: nothing to decide, the turn passes at once.
+                passed = _new(Passed)
+                passed.player = player
+                idx = self.current = self._next_seat[self.current]
+                self.current_player = self._fast = self.players[idx]
+                return [drawn, passed]
             # Legal exactly as `legal_actions` lists it in this turn: a card of the hand that
             # matches, with a color if and only if it is wild. Not here: the last card.
             hand = self.hands[player]
@@ -711,6 +736,8 @@ class Game:
             self.has_drawn = False
             self.drawn = None
             self._drew = ""
+        elif action is _ACCEPT_ACTION and player == self._owe:
+            return self._accept()
         else:
             return self._apply_checked(player, action)
         assert card is not None
@@ -777,30 +804,17 @@ class Game:
             self.current_player = self._fast = players[idx]
         return events
 
-    def _draw_fast(self, player: str, pile: list[Card]) -> list[Event]:
-        """A draw in a calm ordinary turn, with a card to draw that is not a Creeper."""
+    def _accept(self) -> list[Event]:
+        """Take the pending penalty in an otherwise calm turn (see `_sync_turn`)."""
         if self.catchable is not None:
             self.catchable = None  # any other player's move closes the window to catch
         self.move_no += 1
-        card = pile.pop()
-        self.hands[player].append(card)
-        drawn = _new(CardsDrawn)
-        drawn.player = player
-        drawn.count = 1
-        drawn.reason = _CHOICE
-        drawn.cards = card.alone
-        if card in self._matches:
-            self.has_drawn = True
-            self.drawn = card
-            self._fast = ""
-            self._drew = player  # and the turn is still as calm as it was
-            return [drawn]
-        # Nothing playable drawn: nothing to decide, the turn passes at once.
-        passed = _new(Passed)
-        passed.player = player
-        idx = self.current = self._next_seat[self.current]
+        events: list[Event] = []
+        self._take_penalty(events)
+        idx = self.current
         self.current_player = self._fast = self.players[idx]
-        return [drawn, passed]
+        self._owe = ""
+        return events
 
     def _apply_checked(self, player: str, action: Action) -> list[Event]:
         """`apply` outside its fast paths: check against `legal_actions`, then make the move."""
@@ -1014,7 +1028,20 @@ class Game:
     ) -> None:
         """`name`, in seat `target`, takes `amount` cards and loses the turn."""
         self.pending = None
-        self._draw(name, amount, reason, events)
+        pile = self.draw_pile
+        if len(pile) >= amount and not self.rules.creepers:  # `_draw`'s usual case
+            got = pile[-amount:]
+            del pile[-amount:]
+            got.reverse()
+            self.hands[name] += got
+            drawn = _new(CardsDrawn)
+            drawn.player = name
+            drawn.count = amount
+            drawn.reason = reason
+            drawn.cards = tuple(got)
+            events.append(drawn)
+        else:
+            self._draw(name, amount, reason, events)
         skipped = _new(PlayerSkipped)
         skipped.player = name
         events.append(skipped)

@@ -3,10 +3,10 @@
 `legal_actions` and `apply` write out the calm ordinary turn and the play of a card just drawn
 (`Game._sync_turn` says when those apply); every other position goes through the general code.
 Here a match is played twice in lockstep: once as is, once with the fast paths switched off
-before every call (a position whose `_fast` and `_drew` name nobody takes the general path).
+before every call (a position whose `_fast`, `_drew` and `_owe` name nobody takes the general path).
 Both must list the same actions, accept and refuse the same moves with the same reasons, and
 produce the same events and states. The incremental bookkeeping is checked too: after every
-move, `current_player`, `_fast` and `_drew` equal what `_sync_turn` computes from scratch.
+move, `current_player`, `_fast`, `_drew` and `_owe` equal what `_sync_turn` computes from scratch.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ SPACE: tuple[Action, ...] = (
 def _general(game: Game) -> Game:
     """A copy of `game` that can only take the general path for its next call."""
     copy = Game.from_dict(game.to_dict())
-    copy._fast = copy._drew = ""
+    copy._fast = copy._drew = copy._owe = ""
     return copy
 
 
@@ -50,7 +50,7 @@ def _outcome(game: Game, player: str, action: Action) -> tuple[str, list[Event] 
 def _check_bookkeeping(game: Game) -> None:
     fresh = Game.from_dict(game.to_dict())  # from_dict derives them from the state
     assert game.current_player == game.players[game.current]
-    assert (game._fast, game._drew) == (fresh._fast, fresh._drew)
+    assert (game._fast, game._drew, game._owe) == (fresh._fast, fresh._drew, fresh._owe)
 
 
 def _play_lockstep(rules: Rules, n: int, seed: int, driver: int, probes: int) -> int:
@@ -79,7 +79,7 @@ def _play_lockstep(rules: Rules, n: int, seed: int, driver: int, probes: int) ->
         if not legal:
             continue
         action = rng.choice(legal)
-        fast_moves += player == game._fast or player == game._drew
+        fast_moves += player in (game._fast, game._drew, game._owe)
         slow = _general(game)
         events = game.apply(player, action)
         assert slow.apply(player, action) == events
