@@ -568,6 +568,14 @@ class Game:
             if self.catchable is not None:
                 out.append(_CATCH_ACTION)  # somebody else forgot their UNO
             return out
+        if (
+            player == self._owe
+            and self.pending.source is WILD_FOUR  # type: ignore[union-attr]
+            and not self.rules.defend_wild_four
+        ):  # nothing to answer it with: take it or challenge (or catch a forgotten UNO)
+            if self.catchable is None:
+                return [_ACCEPT_ACTION, _CHALLENGE_ACTION]
+            return [_ACCEPT_ACTION, _CHALLENGE_ACTION, _CATCH_ACTION]
         if player == self._drew:  # the card just drawn, playable (see `_sync_turn`), or pass
             out = list(self.drawn.plays)  # type: ignore[union-attr]
             out.append(_PASS_ACTION)
@@ -810,7 +818,10 @@ class Game:
             self.catchable = None  # any other player's move closes the window to catch
         self.move_no += 1
         events: list[Event] = []
-        self._take_penalty(events)
+        p = self.pending
+        assert p is not None
+        reason = _WILD_FOUR_REASON if p.source is WILD_FOUR else _DRAW_TWO_REASON
+        self._penalize(self.current_player, self.current, p.amount, reason, events)
         idx = self.current
         self.current_player = self._fast = self.players[idx]
         self._owe = ""

@@ -129,3 +129,38 @@ def test_an_equal_but_distinct_player_id_gets_the_same_answers() -> None:
         action = rng.choice(legal)
         assert twin.apply(other, action) == game.apply(player, action)
         assert twin.to_dict() == game.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("text", "hand"),
+    [
+        ("play wild4 g", "wild4 b2"),  # a Wild Draw Four as the second-to-last card
+        ("play r5", "r5 b2"),  # a number as the second-to-last card
+        ("play r+2", "r+2 b2"),  # a Draw Two as the second-to-last card
+        ("play rskip", "rskip b2"),
+        ("play rrev", "rrev b2"),
+    ],
+)
+@pytest.mark.parametrize("players", [2, 3])
+def test_going_down_to_one_card_unannounced(text: str, hand: str, players: int) -> None:
+    """The next turn is played with a catch in the air: both paths list it and close it."""
+    names = ["a", "b", "c"][:players]
+    hands = {"a": hand, "b": "g1 g3 y7", "c": "y1 y2 y3"}
+    game = Game.from_position(
+        names, {p: hands[p] for p in names}, "r9", "b5 b6 b7 b8 b9", Rules.preset("classic")
+    )
+    slow = _general(game)
+    action = Action.parse(text)
+    assert game.apply("a", action) == slow.apply("a", action)
+    assert game.catchable == "a"
+    for _ in range(3):  # the next moves, whoever makes them
+        _check_bookkeeping(game)
+        slow = _general(game)
+        for player in names:
+            assert game.legal_actions(player) == slow.legal_actions(player)
+        player = game.current_player
+        move = game.legal_actions(player)[0]
+        assert game.apply(player, move) == slow.apply(player, move)
+        assert game.to_dict() == slow.to_dict()
+        if game.is_over:
+            break
