@@ -27,7 +27,7 @@ class ActionType(enum.Enum):
 class Action:
     """One action; immutable and interned (compare with `==` or `is`, both mean the same)."""
 
-    __slots__ = ("card", "color", "next_color", "type")
+    __slots__ = ("card", "color", "matches", "next_color", "type")
     __match_args__ = ("type", "card", "color")
     _interned: ClassVar[dict[tuple[ActionType, Card | None, Color | None], Action]] = {}
 
@@ -37,6 +37,8 @@ class Action:
     # The color in play after this action: the chosen one (a wild, or `choose`), else the
     # played card's own, else None.
     next_color: Color | None
+    # For a play, the cards that may follow it: `card.playable_on[next_color]`.
+    matches: frozenset[Card] | None
 
     def __new__(
         cls, type: ActionType, card: Card | None = None, color: Color | None = None
@@ -52,6 +54,10 @@ class Action:
             object.__setattr__(action, "color", color)
             next_color = color if color is not None or card is None else card.color
             object.__setattr__(action, "next_color", next_color)
+            matches = None
+            if card is not None and next_color is not None:
+                matches = card.playable_on[next_color]
+            object.__setattr__(action, "matches", matches)
             cls._interned[key] = action
         return action
 

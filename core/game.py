@@ -7,9 +7,13 @@ seed and a shuffle counter (`core.shuffle`), so `to_dict()` stays small and a se
 same match.
 
 Speed matters here (bots play whole matches in a benchmark, and a busy service applies every
-move under a lock), so the paths of an ordinary turn - listing the legal actions, playing a
-card, drawing one, taking a penalty - are written out in one method each rather than spread
-over small helpers: a Python call costs as much as several lines of work.
+move under a lock). Most turns are calm - nothing pending, no UNO call or catch in the air, no
+jump-in to remember - and for those `legal_actions` and `apply` take fast paths written out in
+full, with the bookkeeping they need kept up to date move by move (`_sync_turn` says when a turn
+is calm). In a calm turn `apply` checks a move against the same rule `legal_actions` lists by,
+written out, instead of building the list; every other position is checked against the list
+itself. tests/core/test_fast_paths.py plays matches against a copy whose fast paths are off and
+requires the same lists, refusals, events and states.
 """
 
 from __future__ import annotations
@@ -754,7 +758,7 @@ class Game:
         self.discard.append(card)
         self.top_played_by = player
         color = self.color = action.next_color
-        self._matches = card.playable_on[color]  # type: ignore[index]
+        self._matches = action.matches  # type: ignore[assignment]
         left = len(hand)
         played = _new(CardPlayed)  # the fields, without the dataclass __init__ (see _new)
         played.player = player
