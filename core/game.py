@@ -314,6 +314,9 @@ class Game:
             raise ValueError(f"{MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise ValueError("player ids must be unique")
+        if not all(isinstance(p, str) and p for p in players):
+            # "" is what `_fast`, `_drew` and `_owe` hold when they name nobody.
+            raise ValueError("player ids must be non-empty strings")
         game = Game()
         game.players = list(players)
         game.rules = rules
@@ -495,7 +498,7 @@ class Game:
                 self._owe = name
             elif not self.has_drawn:
                 self._fast = name
-            elif self.drawn is not None:
+            elif self.drawn is not None and self.drawn in self._matches:
                 self._drew = name
 
     @property
@@ -744,6 +747,8 @@ class Game:
                 self.catchable = None  # any other player's move closes the window to catch
         elif player == self._drew and card is self.drawn and action in card.plays:  # type: ignore[union-attr]
             hand = self.hands[player]
+            if len(hand) < 2:  # the last card: the round ends, the general path scores it
+                return self._apply_checked(player, action)
             hand.remove(card)  # type: ignore[arg-type]
             self.has_drawn = False
             self.drawn = None
@@ -825,7 +830,7 @@ class Game:
         p = self.pending
         assert p is not None
         reason = _WILD_FOUR_REASON if p.source is WILD_FOUR else _DRAW_TWO_REASON
-        self._penalize(self.current_player, self.current, p.amount, reason, events)
+        self._penalize(p.target, self.current, p.amount, reason, events)
         idx = self.current
         self.current_player = self._fast = self.players[idx]
         self._owe = ""

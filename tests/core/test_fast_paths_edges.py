@@ -1,0 +1,526 @@
+"""The fast paths of `Game.legal_actions` / `Game.apply` against the general path, at the edges.
+
+`test_fast_paths.py` plays random matches in lockstep; this file builds the positions where the
+fast paths are most likely to go wrong (UNO windows, two players, Creepers and short piles,
+leaving, new rounds, jump-ins, no bluffing) and probes each of them.
+
+Every check here plays a position twice: on the live game (whatever fast path its bookkeeping
+picks) and on a copy whose `_fast`, `_drew` and `_owe` name nobody, which can only take the
+general path (`_legal_general`, `_apply_checked`, `_apply_general`). Both must list the same
+actions, accept and refuse the same moves with the same reasons, and produce the same events and
+`to_dict()` states. Probes are made on copies that keep the live game's bookkeeping, so that
+stale bookkeeping (not only a fresh `from_dict`) is what gets tested; and after every move all
+of the incremental bookkeeping (`current_player`, `_fast`, `_drew`, `_owe`, `_matches`,
+`_next_seat`, `_seats`, and the cached legal list) must equal what `Game.from_dict(game.to_dict())`
+recomputes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterable
+
+import pytest
+
+from core.actions import Action, ActionType
+from core.cards import ALL_CARDS, COLORS, Card, standard_deck
+from core.errors import IllegalAction
+from core.game import Game
+from core.rules import Rules, Scoring
+from tests.core.helpers import FILLER, PRESETS, position, rules, seats
+
+# Names no player: `_fast`, `_drew` and `_owe` set to it switch every fast path off.
+_OFF = "\x00general path only"
+_BOOKKEEPING = ("current_player", "_fast", "_drew", "_owe", "_matches", "_next_seat", "_seats")
+_OTHER_ACTIONS: tuple[Action, ...] = (
+    *(Action(t) for t in ActionType if t not in (ActionType.PLAY, ActionType.CHOOSE)),
+    *(Action(ActionType.CHOOSE, color=color) for color in COLORS),
+)
+SPACE: tuple[Action, ...] = (
+    *(Action(ActionType.PLAY, card, color) for card in ALL_CARDS for color in (None, *COLORS)),
+    *_OTHER_ACTIONS,
+)
+
+
+# ------------------------------------------------------------------ the comparison machinery
+
+
+def _general(game: Game) -> Game:
+    """A copy of `game` that can only take the general path for its next call."""
+    slow = Game.from_dict(game.to_dict())
+    slow._fast = slow._drew = slow._owe = _OFF
+    return slow
+
+
+def _twin(player: str) -> str:
+    """An id equal to `player` but another string object (as ids arrive from a chat)."""
+    other = "".join(list(player))
+    if other is player:  # a cached one-character string: build it another way
+        other = str(bytearray(player, "utf-8"), "utf-8")
+    if other is player:
+        other = _Id(player)
+    assert other == player and other is not player
+    return other
+
+
+class _Id(str):
+    """A last resort for `_twin`: an equal string that is surely another object."""
+
+
+def _outcome(game: Game, player: str, action: Action) -> tuple[str, object]:
+    try:
+        return "applied", game.apply(player, action)
+    except IllegalAction as error:
+        return "refused", error.reason
+
+
+def _check_bookkeeping(game: Game) -> None:
+    fresh = Game.from_dict(game.to_dict())
+    for attr in _BOOKKEEPING:
+        live, want = getattr(game, attr), getattr(fresh, attr)
+        assert live == want, f"stale {attr}: {live!r}, from_dict recomputes {want!r}"
+    assert game.current_player == game.players[game.current]
+    if game._cache_player is not None and game._cache_move == game.move_no:
+        want_list = fresh._legal_general(game._cache_player)
+        assert game._cache == want_list, f"stale cached legal list of {game._cache_player}"
+
+
+def _live_copy(game: Game) -> Game:
+    """A copy of `game` that keeps its live bookkeeping (and cache), stale or not."""
+    live = Game.from_dict(game.to_dict())
+    for attr in _BOOKKEEPING:
+        setattr(live, attr, getattr(game, attr))
+    live._cache_player, live._cache_move = game._cache_player, game._cache_move
+    live._cache = list(game._cache)
+    return live
+
+
+def _plays(cards: Iterable[Card], wrong_color: bool) -> list[Action]:
+    out: list[Action] = []
+    for c in dict.fromkeys(cards):
+        out.append(Action(ActionType.PLAY, c))  # a wild without a color: refused
+        if c.is_wild:
+            out.extend(c.plays[:2])
+        elif wrong_color:
+            out.append(Action(ActionType.PLAY, c, COLORS[0]))  # a colored card with a color
+    return out
+
+
+def _candidate_actions(game: Game) -> list[tuple[str, Action]]:
+    """The moves worth probing: every play of the player to act (and of the top card), a play
+    of each other player's first card and of the top card, and every other action by anyone."""
+    top = game.discard[-1]
+    out: list[tuple[str, Action]] = []
+    for p in game.players:
+        hand = game.hands[p]
+        if p == game.players[game.current]:
+            moves = _plays([*hand, top, ALL_CARDS[7]], True) + list(_OTHER_ACTIONS)
+        else:  # out of turn: a jump-in, a card, and the moves a player makes out of turn
+            moves = _plays([top, *hand[:1]], False) + list(_OTHER_ACTIONS[:7])
+        out += [(p, a) for a in moves]
+    return out
+
+
+def _compare_lists(game: Game) -> None:
+    slow = _general(game)
+    for player in [*game.players, *game.left, "nobody"]:
+        want = slow.legal_actions(player)
+        assert game.legal_actions(player) == want, f"legal_actions({player!r})"
+        assert game.legal_actions(_twin(player)) == want, f"legal_actions(twin of {player!r})"
+
+
+def _probe(game: Game, moves: Iterable[tuple[str, Action]]) -> None:
+    """Try each move on a copy of the live game and on the general path (twin ids every other
+    time): both must accept or refuse alike and leave the same state and bookkeeping."""
+    for i, (player, action) in enumerate(moves):
+        who = _twin(player) if i % 2 else player
+        live = _live_copy(game)
+        slow = _general(game)
+        got, want = _outcome(live, who, action), _outcome(slow, who, action)
+        assert got == want, f"{who!r} {action}: fast path {got}, general path {want}"
+        assert live.to_dict() == slow.to_dict(), f"{who!r} {action}: states differ"
+        _check_bookkeeping(live)
+
+
+def _full_check(game: Game) -> None:
+    _check_bookkeeping(game)
+    _compare_lists(game)
+    if not game.is_over:
+        _probe(game, _candidate_actions(game))
+
+
+def _move(game: Game, player: str, text: str | Action) -> list[object]:
+    """Make a move on the live game and on the general path; both must agree. Then re-check."""
+    action = Action.parse(text) if isinstance(text, str) else text
+    slow = _general(game)
+    got, want = _outcome(game, player, action), _outcome(slow, player, action)
+    assert got == want, f"{player!r} {action}: fast path {got}, general path {want}"
+    assert game.to_dict() == slow.to_dict(), f"{player!r} {action}: states differ"
+    _check_bookkeeping(game)
+    return got[1] if got[0] == "applied" else []  # type: ignore[return-value]
+
+
+def _leave(game: Game, player: str) -> None:
+    slow = _general(game)
+    assert game.remove_player(player) == slow.remove_player(player)
+    assert game.to_dict() == slow.to_dict()
+    _check_bookkeeping(game)
+
+
+def _script(game: Game, moves: Iterable[str]) -> None:
+    """Moves "p: action", "p: leave", or "next" (the first action the player to act has), with
+    the full comparison before each and at the end."""
+    for move in moves:
+        _full_check(game)
+        if game.is_over:
+            break
+        player, _, text = (part.strip() for part in move.partition(":"))
+        if move == "next":
+            player = game.current_player
+            _move(game, player, game.legal_actions(player)[0])
+        elif text == "leave":
+            _leave(game, player)
+        else:
+            _move(game, player, text)
+    _full_check(game)
+
+
+def _lockstep(
+    game: Game,
+    rng: random.Random,
+    steps: int,
+    probes: int,
+    leave: float = 0.0,
+    greedy: float = 0.0,
+) -> None:
+    """Random moves (mostly by the player to act, with twin ids half the time), compared with
+    the general path move by move, with random probes on copies of the live game."""
+    for _ in range(steps):
+        _check_bookkeeping(game)
+        _compare_lists(game)
+        if game.is_over:
+            return
+        _probe(game, [(rng.choice(game.players), a) for a in rng.sample(SPACE, probes)])
+        if len(game.players) > 2 and rng.random() < leave:
+            _leave(game, rng.choice(game.players))
+            continue
+        player = game.current_player if rng.random() < 0.85 else rng.choice(game.players)
+        legal = game.legal_actions(player)
+        if not legal:
+            continue
+        plays = [a for a in legal if a.card is not None]
+        if plays and rng.random() < greedy:  # play when possible: rounds end sooner
+            legal = plays
+        _move(game, player if rng.random() < 0.5 else _twin(player), rng.choice(legal))
+
+
+# ------------------------------------------------------------------ UNO around the fast moves
+
+
+@pytest.mark.parametrize("card", ["rskip", "rrev", "r+2", "wild4 g", "wild r", "r5"])
+@pytest.mark.parametrize("reverse_skips", [True, False])
+@pytest.mark.parametrize("called", [False, True])
+def test_two_players_down_to_one_card(card: str, reverse_skips: bool, called: bool) -> None:
+    """Skip and Reverse give the player at one card the next turn: their own UNO is pending."""
+    game = position(
+        {"a": f"{card.split()[0]} b2", "b": "g1 g3 y7 r1"},
+        "r9",
+        two_player_reverse_skips=reverse_skips,
+    )
+    moves = ["a: uno"] if called else []
+    moves += [f"a: play {card}"]
+    _script(game, moves)
+    # Then whatever comes: the next moves of both, the catch or the call, as the list offers.
+    rng = random.Random(f"{card}/{reverse_skips}/{called}")
+    _lockstep(game, rng, 6, 0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_catch_window_closes_on_the_next_players_fast_moves(preset: str) -> None:
+    hands = {"a": "r5 b2", "b": "r1 g3 y7", "c": "y1 y2 y3", "d": "g7 g8 g9"}
+    for follow in (
+        ["b: play r1"],  # a fast play closes it
+        ["b: draw"],  # a fast draw (nothing playable) closes it
+        ["c: catch", "b: play r1"],  # caught in B's fast turn
+        ["a: uno", "b: play r1"],  # A calls UNO out of turn, B's turn is no longer calm
+        ["b: catch", "b: play r1"],
+        ["d: uno", "b: play r1"],  # a false call
+    ):
+        game = position(hands, "r9", preset=preset, draw="b4 " + FILLER)
+        _script(game, ["a: play r5", *follow])
+
+
+@pytest.mark.parametrize("preset", ["classic", "house"])
+def test_a_precall_then_the_play_or_a_draw(preset: str) -> None:
+    hands = {"a": "r5 b2", "b": "r1 g3 y7", "c": "y1 y2 y3"}
+    for moves in (
+        ["a: uno", "a: play r5", "b: play r1", "c: draw"],
+        ["a: uno", "a: draw", "a: play r6", "next"],  # a call before a draw counts for nothing
+        ["a: uno", "a: draw", "a: pass", "b: play r1"],
+        ["a: play r5", "a: uno", "b: play r1", "c: draw"],  # called right after the play
+        ["a: play r5", "b: draw", "c: catch", "next", "next"],  # too late: nothing to catch
+    ):
+        game = position(hands, "r9", preset=preset, draw="r6 g4 " + FILLER)
+        _script(game, moves)
+    # One card, then the drawn card as the second-to-last: the `_drew` path.
+    for moves in (
+        ["a: draw", "a: play r6", "c: catch", "next"],
+        ["a: draw", "a: play r6", "b: play r1", "c: catch", "next"],
+        ["a: draw", "a: uno", "a: play r6", "b: catch", "next"],
+        ["a: draw", "a: play r6", "a: uno", "next", "next"],
+        ["a: draw", "a: pass", "next"],
+    ):
+        game = position({**hands, "a": "b2"}, "r9", preset=preset, draw="r6 g4 " + FILLER)
+        _script(game, moves)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_wild_four_as_second_to_last_card_then_accept_or_challenge(preset: str) -> None:
+    hands = {"a": "wild4 r2", "b": "g1 g3 y7", "c": "y1 y2 y3"}
+    for moves in (
+        ["a: play wild4 g", "b: accept", "next"],
+        ["a: play wild4 g", "c: catch", "b: accept"],
+        ["a: play wild4 g", "b: catch", "b: accept"],
+        ["a: play wild4 g", "b: challenge"],
+        ["a: play wild4 g", "a: uno", "b: accept"],
+    ):
+        game = position(hands, "r9", preset=preset, draw=FILLER)
+        _script(game, moves)
+
+
+# ------------------------------------------------------------------ Creepers, short piles
+
+
+@pytest.mark.parametrize("preset", ["house", "minecraft"])
+@pytest.mark.parametrize(
+    "draw",
+    [
+        "creeper r1 r2 r3 b6",  # a Creeper on top of the pile: a voluntary draw
+        "b6 creeper r1 r2 r3 b6 g2",  # second: a Draw Two's penalty, or the draw after a pass
+        "creeper",  # the Creeper is the last card: its 3 come from a reshuffle
+        "",  # empty: a voluntary draw reshuffles
+        "b6",  # one card
+    ],
+)
+def test_creepers_and_short_piles(preset: str, draw: str) -> None:
+    hands = {"a": "r+2 r5 g8 wild4", "b": "y1 y3 y7", "c": "g1 g3 y5"}
+    for moves in (
+        ["a: draw"],
+        ["a: play r+2", "c: draw"],
+        ["a: play wild4 b", "b: accept", "c: draw"],
+        ["a: play wild4 y", "b: challenge", "b: draw"],
+        ["a: play r5", "next", "next", "next"],
+    ):
+        game = position(hands, "y9 b9 wild b5 r9", preset=preset, draw=draw, color="r")
+        _script(game, moves)
+
+
+def test_a_drawn_creeper_waits_to_be_played() -> None:
+    game = position(
+        {"a": "g8 b2", "b": "y1 y3 y7", "c": "g1 g3 y5"},
+        "r9",
+        preset="minecraft",
+        draw="creeper r1 r2 r3 b6",
+    )
+    _script(game, ["a: draw", "a: play creeper g", "b: draw", "c: play g1"])
+
+
+def test_an_empty_pile_and_discard_blocks_the_round() -> None:
+    hands = {"a": "g8 b2", "b": "y1 y3 y7", "c": "g1 g3 y5"}
+    game = position(hands, "r9", draw="")
+    _script(game, ["a: draw", "b: draw", "c: draw", "next"])
+
+
+# ------------------------------------------------------------------ leaving mid-turn
+
+
+@pytest.mark.parametrize("preset", ["classic", "house"])
+@pytest.mark.parametrize(
+    "moves",
+    [
+        ["b: leave", "a: play r1"],  # a player after the current one
+        ["d: leave", "b: leave", "a: play r1"],
+        ["a: leave", "b: play r2"],  # the current player in a calm turn
+        ["a: draw", "a: leave", "b: play r2"],  # after drawing a playable card
+        ["a: draw", "c: leave", "a: play r6"],  # another player, while the drawn card waits
+        ["a: play r+2", "b: leave", "c: draw"],  # the target of a Draw Two
+        ["a: play wild4 g", "a: leave", "next"],  # the offender: taken, or defended (house)
+        ["a: play wild4 g", "b: leave", "c: draw"],  # the target of a Wild Draw Four
+        ["a: play wild4 g", "c: leave", "b: accept"],
+        ["a: play r1", "a: leave", "b: play r2"],  # left at one card, UNO not called
+        ["a: play r1", "c: leave", "b: play r2"],
+        ["a: play rrev", "b: leave", "d: draw"],  # after a Reverse
+        ["a: play rskip", "d: leave", "c: play r3"],
+        ["b: leave", "c: leave", "d: leave"],  # down to one player: the match ends
+    ],
+    ids=lambda moves: " / ".join(moves),
+)
+def test_a_player_leaves_mid_turn(preset: str, moves: list[str]) -> None:
+    hands = {
+        "a": "r1 r+2 wild4 rrev rskip g1",
+        "b": "r2 g2 y2 b+2 g+2",
+        "c": "r3 g3 y3",
+        "d": "r4 g4 wild",
+    }
+    if moves[0] == "a: play r1":
+        hands["a"] = "r1 g5"
+    game = position(hands, "r9", preset=preset, draw="r6 " + FILLER)
+    _script(game, moves)
+
+
+# ------------------------------------------------------------------ the end of a round
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("last", ["r5", "r+2", "wild4 g", "rskip", "rrev", "wild y"])
+@pytest.mark.parametrize("target", [1, 10_000])
+def test_a_round_ends_and_the_next_is_dealt(preset: str, last: str, target: int) -> None:
+    hands = {"a": last.split()[0], "b": "g1 g3 y7 r1", "c": "y1 y2 y3"}
+    game = position(hands, "r9", preset=preset, target=target, scoring=Scoring.WINNER)
+    _script(game, [f"a: play {last}"])
+    _lockstep(game, random.Random(len(last) * target), 25, 1)
+
+
+@pytest.mark.parametrize("scoring", [Scoring.WINNER, Scoring.TALLY])
+def test_rounds_in_a_row_from_new(scoring: Scoring) -> None:
+    """Small targets, many rounds: each new deal (first flip, dealer moving on) in lockstep."""
+    for preset in PRESETS:
+        target = 150 if scoring is Scoring.WINNER else 60
+        game = Game.new(seats(3), rules(preset, scoring=scoring, target=target), 5)
+        _lockstep(game, random.Random(7), 120, 0, greedy=0.9)
+        assert game.round_no > 1 or game.is_over
+
+
+# ------------------------------------------------------------------ house rules, no bluffing
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        ["c: play r5", "next"],  # a jump-in, then the jumper's next player
+        ["c: play r5", "a: play r6", "next"],  # the player whose turn was taken: refused
+        ["a: play r6", "c: play r6", "next", "next"],
+        ["a: play r+2", "c: play r+2", "next", "next"],  # a pending Draw Two jumped on
+        ["a: play r+2", "b: accept", "c: play r+2", "d: accept", "next"],
+        ["a: play r+2", "b: play g+2", "c: accept", "next"],  # passed on
+        ["a: play rskip", "b: play rskip", "next", "next"],  # the skipped player jumps in
+        ["a: play wild4 g", "b: play g+2", "c: accept", "next"],  # defended
+        ["a: play wild4 g", "b: challenge", "next", "next"],  # guilty: takes it back
+        ["a: draw", "c: play r5", "next"],  # a jump-in while the drawn card waits
+        ["a: draw", "a: play r6", "c: play r6", "next"],
+        ["a: draw", "a: pass", "c: play r5", "next"],
+    ],
+    ids=lambda moves: " / ".join(moves),
+)
+def test_house_jump_ins(moves: list[str]) -> None:
+    hands = {
+        "a": "r+2 rskip wild4 r6 g9",
+        "b": "r5 r6 g+2 rskip b1",
+        "c": "r5 r+2 r6 rskip y1",
+        "d": "g4 r+2 y9 b7",
+    }
+    game = position(hands, "r5", preset="house", draw="r6 " + FILLER)
+    _script(game, moves)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_no_bluffing(preset: str) -> None:
+    hands = {"a": "wild4 y2 g5", "b": "wild4 g1 r7 g+2", "c": "y1 y2 y3"}
+    for moves in (
+        ["a: play wild4 g", "next", "next", "next"],  # legal: taken at once
+        ["b: play wild4 y", "a: play wild4 y"],  # b holds red: refused; then a's is legal
+        ["a: draw", "next", "b: play wild4 b", "next", "next"],
+        ["a: draw", "a: play wild4 b", "next", "next"],  # the drawn Wild Draw Four
+    ):
+        game = position(hands, "r9", preset=preset, draw="wild4 y4 " + FILLER, no_bluffing=True)
+        _script(game, moves)
+
+
+# ------------------------------------------------------------------ whole matches
+
+
+_OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"no_bluffing": True},
+    {"two_player_reverse_skips": False},
+    {"scoring": Scoring.TALLY, "target": 150},
+    {"target": 400},
+    {"jump_in": True, "pass_draw_two": False},
+    {"defend_wild_four": False, "guilty_takes_back": False},
+    {"creepers": 8, "first_card_number": True},
+]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("options", range(len(_OPTION_SETS)))
+def test_seeded_matches(preset: str, options: int) -> None:
+    rng = random.Random(f"{preset}/{options}")
+    n = [2, 3, 4, 6, 10, 2, 5, 3][options]
+    game = Game.new(seats(n), rules(preset, **_OPTION_SETS[options]), rng.randrange(10**6))
+    _lockstep(game, rng, 40, 2, leave=0.02)
+
+
+def _random_position(rng: random.Random) -> Game:
+    preset = rng.choice(PRESETS)
+    base = rules(preset, creepers=rng.choice([0, 0, 4, 8]))
+    options = {
+        name: rng.random() < 0.5
+        for name in (
+            "jump_in",
+            "pass_draw_two",
+            "defend_wild_four",
+            "guilty_takes_back",
+            "two_player_reverse_skips",
+        )
+        if rng.random() < 0.3
+    }
+    base = dataclasses.replace(base, target=rng.choice([1, 60, 10_000]), **options)
+    n = rng.choice([2, 2, 3, 3, 4, 10])
+    deck = standard_deck(8)
+    rng.shuffle(deck)
+    names = seats(n)
+    hands = {p: " ".join(deck.pop().text for _ in range(rng.randint(1, 4))) for p in names}
+    discard = " ".join(deck.pop().text for _ in range(rng.randint(1, 4)))
+    draw = " ".join(deck.pop().text for _ in range(rng.choice([0, 1, 2, 3, 6, 20])))
+    color = rng.choice(COLORS).value
+    top_is_wild = discard.split()[-1].startswith(("wild", "creeper"))
+    return Game.from_position(
+        names,
+        hands,
+        discard,
+        draw,
+        base,
+        rng.choice(names),
+        rng.choice([1, -1]),
+        color if top_is_wild or rng.random() < 0.1 else None,
+        seed=rng.randrange(1000),
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_small_positions(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(3):
+        game = _random_position(rng)
+        _lockstep(game, rng, 40, 2, leave=0.04)
+
+
+# ------------------------------------------------------------------ disagreements found
+
+
+@pytest.mark.parametrize("ids", [["", "b"], ["a", ""]])
+def test_an_empty_player_id_is_refused(ids: list[str]) -> None:
+    """ "" is what `_fast`, `_drew` and `_owe` hold when they name nobody: no player may be it."""
+    with pytest.raises(ValueError, match="non-empty"):
+        Game.new(ids, Rules(), 1)
+    with pytest.raises(ValueError, match="non-empty"):
+        Game.from_position(ids, {p: "r1 r2" for p in ids}, "r9", "r4 b2 b3", Rules())
+
+
+def test_the_card_drawn_into_an_empty_hand_goes_out() -> None:
+    """A player holding no card (a `from_position` position) draws a playable card and plays
+    it: that is their last card, and the round ends as on the general path."""
+    game = position({"a": "", "b": "y5 g6", "c": "g1"}, "r9", draw="r4 b2 b3")
+    _move(game, "a", "draw")
+    _move(game, "a", "play r4")  # the general path scores the round and deals the next
