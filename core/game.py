@@ -277,6 +277,7 @@ class Game:
     ) -> Game:
         """Any mid-round position, with nothing pending: the test-writer's constructor."""
         game = Game._blank(players, rules or Rules(), seed)
+        game._clear_turn()
         if set(hands) != set(players):
             raise ValueError("hands must name exactly the players")
         game.hands = {p: Card.parse_many(hands[p]) for p in players}
@@ -322,31 +323,28 @@ class Game:
         game.rules = rules
         game.seed = seed
         game.shuffles = 0
-        game.hands = {p: [] for p in players}
-        game.draw_pile = []
-        game.discard = []
-        game.current = 0
-        game.direction = 1
-        game.color = None
         game.dealer = players[0]
         game.round_no = 0
         game.first_turn_player = players[0]
         game.scores_ = dict.fromkeys(players, 0)
-        game.pending = None
-        game.has_drawn = False
-        game.drawn = None
-        game.precall = None
-        game.safe = set()
-        game.catchable = None
-        game.first_flip = False
-        game.top_played_by = None
-        game.jumped_over = None
         game.round_winner = None
         game.winners = None
         game.left = []
         game.move_no = 0
-        game.blocked_turns = 0
-        return game
+        return game  # the round's state comes from `_start_round` or `from_position`
+
+    def _clear_turn(self) -> None:
+        """Nothing pending, drawn, called or remembered: the state a round starts from."""
+        self.pending = None
+        self.has_drawn = False
+        self.drawn = None
+        self.precall = None
+        self.safe = set()
+        self.catchable = None
+        self.first_flip = False
+        self.top_played_by = None
+        self.jumped_over = None
+        self.blocked_turns = 0
 
     def _numbers(self, count: int) -> array[int]:
         """The random numbers of this match's next shuffle."""
@@ -418,15 +416,7 @@ class Game:
         self.draw_pile = deck
         self.discard = []
         self.direction = 1
-        self.pending = None
-        self.has_drawn = False
-        self.drawn = None
-        self.precall = None
-        self.safe = set()
-        self.catchable = None
-        self.top_played_by = None
-        self.jumped_over = None
-        self.blocked_turns = 0
+        self._clear_turn()
         started = _new(RoundStarted)
         started.number = self.round_no
         started.dealer = self.dealer
