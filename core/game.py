@@ -593,6 +593,8 @@ class Game:
             return self._other_legal(player)
         hand = self.hands[player]
         playable = self.discard[-1].playable_on[self.color]
+        # The same listing as the fast path of `legal_actions`, which keeps its own copy: a
+        # call there would cost more than the loop. The lockstep tests hold the two together.
         out: list[Action] = []
         for c in hand:
             if c in playable:
