@@ -152,7 +152,6 @@ class Game:
         "_matches",
         "_next_seat",
         "_owe",
-        "_seats",
         "blocked_turns",
         "catchable",
         "color",
@@ -209,9 +208,8 @@ class Game:
     # What may be played on the top card in the color in play (empty while no color is):
     # `discard[-1].playable_on[color]`, kept current by every move.
     _matches: frozenset[Card]
-    # The seat after each seat, clockwise and counter-clockwise (shared tables, never changed),
-    # and the one of the two for the direction of play: moving the turn on is one list read.
-    _seats: tuple[list[int], list[int]]
+    # The seat after each seat in the direction of play (one of the shared tables of `_SEATS`,
+    # never changed): moving the turn on is one list read.
     _next_seat: list[int]
     direction: int
     color: Color | None
@@ -455,26 +453,29 @@ class Game:
     # ------------------------------------------------------------------ public state
 
     def _sync_turn(self) -> None:
-        """Recompute `current_player` and `_fast` after a move that may have changed them.
+        """Recompute the bookkeeping of the fast paths after a move that may have changed it:
+        `current_player`, `_next_seat`, `_matches`, and which fast path, if any, the player to
+        act takes.
 
-        `_fast` names the current player when nothing but the plain rules can apply to their
-        turn: nothing pending or drawn, a color in play, the match going on, no UNO call or
-        catch in the air, no jump-in or blocked turn to remember, not the round's first card,
-        bluffing allowed. That is most turns of most games, and for them `legal_actions` and
-        `apply` take short paths that skip every one of those checks (`_legal_general` and
-        `_apply_general` handle all the rest, and the property tests hold both to the same
-        results).
+        A turn is calm when nothing but the plain rules can apply to it: a color in play, the
+        match going on, no UNO call in the air nor a catch of the player to act, no jump-in or
+        blocked turn to remember, not the round's first card, bluffing allowed. In a calm turn
+        `_fast` names the player when nothing is pending or drawn, `_drew` when the card they
+        just drew can be played, `_owe` when a penalty waits for their answer. That is most
+        turns of most games, and for them `legal_actions` and `apply` take short paths that skip
+        every one of those checks (`_legal_general` and `_apply_checked` handle all the rest;
+        tests/core/test_fast_paths.py holds both to the same results).
         """
         players = self.players
         name = self.current_player = players[self.current]
-        seats = self._seats = _SEATS[len(players)]
+        seats = _SEATS[len(players)]
         self._next_seat = seats[0] if self.direction == 1 else seats[1]
         self._fast = self._drew = self._owe = ""
         color = self.color
         self._matches = _NOTHING if color is None else self.discard[-1].playable_on[color]
         catchable = self.catchable
         if (
-            self.color is not None
+            color is not None
             and self.winners is None
             and (catchable is None or (catchable != name and not self.has_drawn))
             and self.precall is None
@@ -587,9 +588,13 @@ class Game:
 
     def _legal_general(self, player: str) -> list[Action]:
         """`legal_actions` in every position, the calm ordinary turn included."""
-        if player != self.current_player or self.winners is not None:
-            return self._other_legal(player)
-        if self.pending is not None or self.has_drawn or self.color is None:
+        if (
+            player != self.current_player
+            or self.winners is not None
+            or self.pending is not None
+            or self.has_drawn
+            or self.color is None
+        ):
             return self._other_legal(player)
         hand = self.hands[player]
         playable = self.discard[-1].playable_on[self.color]
@@ -780,7 +785,8 @@ class Game:
             idx = self.current = self._next_seat[skipped]
         elif kind is _REVERSE:
             direction = self.direction = -self.direction
-            self._next_seat = self._seats[0] if direction == 1 else self._seats[1]
+            seats = _SEATS[len(players)]
+            self._next_seat = seats[0] if direction == 1 else seats[1]
             changed = _new(DirectionChanged)
             changed.direction = direction
             events.append(changed)
@@ -1040,20 +1046,7 @@ class Game:
     ) -> None:
         """`name`, in seat `target`, takes `amount` cards and loses the turn."""
         self.pending = None
-        pile = self.draw_pile
-        if len(pile) >= amount and not self.rules.creepers:  # `_draw`'s usual case
-            got = pile[-amount:]
-            del pile[-amount:]
-            got.reverse()
-            self.hands[name] += got
-            drawn = _new(CardsDrawn)
-            drawn.player = name
-            drawn.count = amount
-            drawn.reason = reason
-            drawn.cards = tuple(got)
-            events.append(drawn)
-        else:
-            self._draw(name, amount, reason, events)
+        self._draw(name, amount, reason, events)
         skipped = _new(PlayerSkipped)
         skipped.player = name
         events.append(skipped)

@@ -11,7 +11,7 @@ actions, accept and refuse the same moves with the same reasons, and produce the
 `to_dict()` states. Probes are made on copies that keep the live game's bookkeeping, so that
 stale bookkeeping (not only a fresh `from_dict`) is what gets tested; and after every move all
 of the incremental bookkeeping (`current_player`, `_fast`, `_drew`, `_owe`, `_matches`,
-`_next_seat`, `_seats`, and the cached legal list) must equal what `Game.from_dict(game.to_dict())`
+`_next_seat`, and the cached legal list) must equal what `Game.from_dict(game.to_dict())`
 recomputes.
 """
 
@@ -32,7 +32,7 @@ from tests.core.helpers import FILLER, PRESETS, position, rules, seats
 
 # Names no player: `_fast`, `_drew` and `_owe` set to it switch every fast path off.
 _OFF = "\x00general path only"
-_BOOKKEEPING = ("current_player", "_fast", "_drew", "_owe", "_matches", "_next_seat", "_seats")
+_BOOKKEEPING = ("current_player", "_fast", "_drew", "_owe", "_matches", "_next_seat")
 _OTHER_ACTIONS: tuple[Action, ...] = (
     *(Action(t) for t in ActionType if t not in (ActionType.PLAY, ActionType.CHOOSE)),
     *(Action(ActionType.CHOOSE, color=color) for color in COLORS),
