@@ -313,9 +313,10 @@ class Game:
             raise ValueError(f"{MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
         if len(set(players)) != len(players):
             raise ValueError("player ids must be unique")
-        if not all(isinstance(p, str) and p for p in players):
-            # "" is what `_fast`, `_drew` and `_owe` hold when they name nobody.
-            raise ValueError("player ids must be non-empty strings")
+        for p in players:  # a plain loop: `all(...)` over a generator costs a microsecond
+            if not isinstance(p, str) or not p:
+                # "" is what `_fast`, `_drew` and `_owe` hold when they name nobody.
+                raise ValueError("player ids must be non-empty strings")
         game = Game()
         game.players = list(players)
         game.rules = rules
@@ -732,10 +733,17 @@ class Game:
                 self.current_player = self._fast = self.players[idx]
                 return [drawn, passed]
             # Legal exactly as `legal_actions` lists it in this turn: a card of the hand that
-            # matches, with a color if and only if it is wild. Not here: the last card.
-            hand = self.hands[player]
-            if len(hand) < 2 or action not in card.plays or card not in self._matches:
+            # matches, with a color if and only if it is wild.
+            if action not in card.plays or card not in self._matches:
                 return self._apply_checked(player, action)
+            hand = self.hands[player]
+            if len(hand) < 2:
+                if not hand or hand[0] is not card:
+                    return self._apply_checked(player, action)  # refused there, with the reason
+                # The last card: the general path plays it and scores the round. It is legal
+                # (this turn's list holds every card that matches), so no list is built first.
+                self.move_no += 1
+                return self._apply_general(player, action)
             try:
                 hand.remove(card)
             except ValueError:  # not in the hand: refused there, with the reason
@@ -798,21 +806,61 @@ class Game:
                 idx = self.current
             else:
                 self.current = idx
-        else:
+        elif kind is _DRAW_TWO:
             target = self._next_seat[self.current]
-            if kind is _DRAW_TWO:
-                self._aim_draw_two(target, card, events)
-            else:  # Wild Draw Four: its legality is judged now, against the hand as it stands
-                legal = True
-                for c in hand:
-                    if c.color is prev_color:
-                        legal = False
-                        break
-                self._aim_wild_four(target, player, legal, prev_color, False, events)
-            if self.pending is not None or (left == 1 and len(players) == 2):
-                self._sync_turn()  # an answer to wait for, or their own UNO
-                return events
-            idx = self.current  # the penalty was taken: the seat after its target plays
+            rules = self.rules
+            pile = self.draw_pile
+            if rules.pass_draw_two or rules.jump_in or rules.creepers or len(pile) < 2:
+                self._aim_draw_two(target, card, events)  # it may wait for an answer
+                if self.pending is not None or (left == 1 and len(players) == 2):
+                    self._sync_turn()  # an answer to wait for, or their own UNO
+                    return events
+                idx = self.current  # the penalty was taken: the seat after its target plays
+            else:
+                # Nothing can answer it and no Creeper can turn up: `_aim_draw_two` written
+                # out. The target takes the top two cards and is skipped.
+                name = players[target]
+                got = [pile.pop(), pile.pop()]
+                self.hands[name] += got
+                drawn = _new(CardsDrawn)
+                drawn.player = name
+                drawn.count = 2
+                drawn.reason = _DRAW_TWO_REASON
+                drawn.cards = tuple(got)
+                events.append(drawn)
+                event = _new(PlayerSkipped)
+                event.player = name
+                events.append(event)
+                idx = self.current = self._next_seat[target]
+        else:
+            # A Wild Draw Four waits for its target to take it or challenge it (bluffing is
+            # allowed in a calm turn): `_aim_wild_four` written out. Its legality is judged
+            # now, against the hand as it stands.
+            legal = True
+            for c in hand:
+                if c.color is prev_color:
+                    legal = False
+                    break
+            target = self.current = self._next_seat[self.current]
+            name = players[target]
+            pending = _new(Pending)
+            pending.target = name
+            pending.amount = 4
+            pending.source = WILD_FOUR
+            pending.offender = player
+            pending.legal = legal
+            pending.prev_color = prev_color
+            pending.prev_first_flip = False
+            self.pending = pending
+            waiting = _new(PenaltyPending)
+            waiting.target = name
+            waiting.amount = 4
+            waiting.source = WILD_FOUR
+            events.append(waiting)
+            # The target's turn is as calm as this one was: their answer takes the fast path.
+            self.current_player = self._owe = name
+            self._fast = ""
+            return events
         if left == 1 and len(players) == 2:
             self._sync_turn()  # the player at one card goes again: their own UNO is pending
         else:
@@ -824,12 +872,31 @@ class Game:
         if self.catchable is not None:
             self.catchable = None  # any other player's move closes the window to catch
         self.move_no += 1
-        events: list[Event] = []
         p = self.pending
         assert p is not None
         reason = _WILD_FOUR_REASON if p.source is WILD_FOUR else _DRAW_TWO_REASON
-        self._penalize(p.target, self.current, p.amount, reason, events)
-        idx = self.current
+        amount = p.amount
+        pile = self.draw_pile
+        if self.rules.creepers or len(pile) < amount:
+            events: list[Event] = []
+            self._penalize(p.target, self.current, amount, reason, events)  # may reshuffle
+            idx = self.current
+        else:  # `_penalize` written out: take the top cards, lose the turn
+            self.pending = None
+            name = p.target
+            got = pile[-amount:]
+            del pile[-amount:]
+            got.reverse()
+            self.hands[name] += got
+            drawn = _new(CardsDrawn)
+            drawn.player = name
+            drawn.count = amount
+            drawn.reason = reason
+            drawn.cards = tuple(got)
+            skipped = _new(PlayerSkipped)
+            skipped.player = name
+            events = [drawn, skipped]
+            idx = self.current = self._next_seat[self.current]
         self.current_player = self._fast = self.players[idx]
         self._owe = ""
         return events
