@@ -460,7 +460,8 @@ class Game:
 
         A turn is calm when nothing but the plain rules can apply to it: a color in play, the
         match going on, no UNO call in the air nor a catch of the player to act, no jump-in or
-        blocked turn to remember, not the round's first card, bluffing allowed. In a calm turn
+        blocked turn to remember, bluffing allowed. (The round's first card may still be on top:
+        a play in a calm turn covers it.) In a calm turn
         `_fast` names the player when nothing is pending or drawn, `_drew` when the card they
         just drew can be played, `_owe` when a penalty waits for their answer. That is most
         turns of most games, and for them `legal_actions` and `apply` take short paths that skip
@@ -483,7 +484,6 @@ class Game:
             and not self.safe
             and self.jumped_over is None
             and not self.blocked_turns
-            and not self.first_flip
             and not self.rules.no_bluffing
         ):
             if self.pending is not None:
@@ -764,6 +764,9 @@ class Game:
             return self._apply_checked(player, action)
         assert card is not None
         self.move_no += 1
+        first_flip = self.first_flip
+        if first_flip:
+            self.first_flip = False  # the round's first card is covered: jump-ins may follow
         prev_color = self.color
         self.discard.append(card)
         self.top_played_by = player
@@ -850,7 +853,7 @@ class Game:
             pending.offender = player
             pending.legal = legal
             pending.prev_color = prev_color
-            pending.prev_first_flip = False
+            pending.prev_first_flip = first_flip
             self.pending = pending
             waiting = _new(PenaltyPending)
             waiting.target = name

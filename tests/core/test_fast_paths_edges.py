@@ -289,6 +289,34 @@ def test_a_wild_four_as_second_to_last_card_then_accept_or_challenge(preset: str
         _script(game, moves)
 
 
+# ------------------------------------------------------------------ the round's first card
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize(
+    "moves",
+    [
+        ["a: play r6", "next"],
+        ["a: play r+2", "next"],
+        ["a: play rskip", "next"],
+        ["a: play rrev", "next"],
+        ["a: play wild4 g", "b: accept", "next"],
+        ["a: play wild4 g", "b: challenge", "next", "next"],  # house: back on the first card
+        ["a: draw", "next", "next"],  # the first card stays on top for the next player
+        ["a: draw", "a: play r6", "next"],  # the drawn card covers it
+        ["c: play r5", "a: play r6", "c: play r6", "next"],  # no jump-in on the first card
+    ],
+    ids=lambda moves: " / ".join(moves),
+)
+def test_moves_on_the_rounds_first_card(preset: str, moves: list[str]) -> None:
+    hands = {"a": "r+2 rskip rrev wild4 r6 g9", "b": "g1 g3 y7", "c": "r5 r6 y1", "d": "b1 b2"}
+    game = position(hands, "r5", preset=preset, draw="r6 " + FILLER)
+    state = game.to_dict()
+    state["first_flip"] = True  # as `Game.new` leaves the round's first card
+    game = Game.from_dict(state)
+    _script(game, moves)
+
+
 # ------------------------------------------------------------------ Creepers, short piles
 
 
