@@ -72,6 +72,7 @@ RUNS = 41
 TIMING_CHUNKS = 5
 TIMING_GAMES = 200  # per chunk
 PLAY = ActionType.PLAY
+CHOOSE = ActionType.CHOOSE  # the first card is a wild: its color is chosen first
 
 
 # ---------------------------------------------------------------------------------- ours
@@ -94,7 +95,7 @@ def play_ours(seed: int, rng: random.Random) -> int:
             action = legal[floor(random() * plays)]
         elif game.pending is not None:
             action = A.ACCEPT
-        elif game.current_color is None:
+        elif legal[0].type is CHOOSE:
             action = legal[floor(random() * len(legal))]  # choose the first wild's color
         elif game.has_drawn:
             action = A.PASS  # not reached: a playable drawn card is a play, else the turn passed
@@ -125,7 +126,7 @@ def time_ours(games: int, first_seed: int) -> tuple[float, float, float]:
                 action = legal[floor(rng.random() * plays)]
             elif game.pending is not None:
                 action = A.ACCEPT
-            elif game.current_color is None:
+            elif legal[0].type is CHOOSE:
                 action = legal[floor(rng.random() * len(legal))]
             else:
                 action = A.DRAW
