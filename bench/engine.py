@@ -73,6 +73,7 @@ TIMING_CHUNKS = 5
 TIMING_GAMES = 200  # per chunk
 PLAY = ActionType.PLAY
 CHOOSE = ActionType.CHOOSE  # the first card is a wild: its color is chosen first
+DRAW = A.DRAW
 
 
 # ---------------------------------------------------------------------------------- ours
@@ -88,9 +89,12 @@ def play_ours(seed: int, rng: random.Random) -> int:
     while game.round_winner is None:
         player = game.current_player
         legal = legal_actions(player)
-        plays = len(legal)  # the plays come first: count them from the end
-        while plays and legal[plays - 1].type is not PLAY:
-            plays -= 1
+        # The plays come first; most lists end with the draw right after them.
+        plays = len(legal) - 1
+        if legal[plays] is not DRAW:
+            plays += 1  # count the plays from the end
+            while plays and legal[plays - 1].type is not PLAY:
+                plays -= 1
         if plays:
             action = legal[floor(random() * plays)]
         elif game.pending is not None:
@@ -100,7 +104,7 @@ def play_ours(seed: int, rng: random.Random) -> int:
         elif game.has_drawn:
             action = A.PASS  # not reached: a playable drawn card is a play, else the turn passed
         else:
-            action = A.DRAW
+            action = DRAW
         apply(player, action)
         steps += 1
     return steps
@@ -119,9 +123,11 @@ def time_ours(games: int, first_seed: int) -> tuple[float, float, float]:
             t0 = clock()
             legal = game.legal_actions(player)
             t1 = clock()
-            plays = len(legal)
-            while plays and legal[plays - 1].type is not PLAY:
-                plays -= 1
+            plays = len(legal) - 1
+            if legal[plays] is not DRAW:
+                plays += 1
+                while plays and legal[plays - 1].type is not PLAY:
+                    plays -= 1
             if plays:
                 action = legal[floor(rng.random() * plays)]
             elif game.pending is not None:

@@ -22,6 +22,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from core import actions as A
@@ -73,10 +74,22 @@ CREEPER_EXTRA = 3
 INNOCENT_EXTRA = 2
 _DECKS: dict[int, tuple[Card, ...]] = {}
 
-# The events of every turn are built with `_new(Cls)` and their fields set one by one: calling a
-# dataclass costs three times as much (a class call runs `__init__` as a separate Python frame).
-# The property tests round-trip every event through `event_to_dict`, which reads every field.
-_new = object.__new__
+# The events of every turn are built without their dataclass `__init__`, their fields set one by
+# one: calling the class costs twice as much (it runs `__init__` as a Python frame), and a
+# `partial` of `object.__new__` is the cheapest call that makes an instance without it. The
+# property tests round-trip every event through `event_to_dict`, which reads every field.
+_card_played = partial(object.__new__, CardPlayed)
+_cards_drawn = partial(object.__new__, CardsDrawn)
+_passed = partial(object.__new__, Passed)
+_player_skipped = partial(object.__new__, PlayerSkipped)
+_direction_changed = partial(object.__new__, DirectionChanged)
+_penalty_pending = partial(object.__new__, PenaltyPending)
+_dealer_card_drawn = partial(object.__new__, DealerCardDrawn)
+_dealer_chosen = partial(object.__new__, DealerChosen)
+_round_started = partial(object.__new__, RoundStarted)
+_first_card_flipped = partial(object.__new__, FirstCardFlipped)
+_round_ended = partial(object.__new__, RoundEnded)
+_game_ended = partial(object.__new__, GameEnded)
 _NOTHING: frozenset[Card] = frozenset()
 # For each number of players, the seat after each seat clockwise and counter-clockwise.
 _SEATS: dict[int, tuple[list[int], list[int]]] = {
@@ -138,6 +151,9 @@ class Pending:
     @property
     def is_wild_four(self) -> bool:
         return self.source is WILD_FOUR
+
+
+_new_pending = partial(object.__new__, Pending)  # see `_card_played`
 
 
 class Game:
@@ -381,7 +397,7 @@ class Game:
                 card = deck[j]
                 deck[j] = deck[-1]
                 deck.pop()
-                drawn = _new(DealerCardDrawn)
+                drawn = _dealer_card_drawn()
                 drawn.player = p
                 drawn.card = card
                 events.append(drawn)
@@ -394,7 +410,7 @@ class Game:
                 break
             contenders = tied
         self.dealer = tied[0]
-        chosen = _new(DealerChosen)
+        chosen = _dealer_chosen()
         chosen.player = self.dealer
         events.append(chosen)
 
@@ -416,7 +432,7 @@ class Game:
         self.discard = []
         self.direction = 1
         self._clear_turn()
-        started = _new(RoundStarted)
+        started = _round_started()
         started.number = self.round_no
         started.dealer = self.dealer
         started.hand_size = HAND_SIZE
@@ -433,7 +449,7 @@ class Game:
             events.append(FirstCardReturned(card))
         self.discard.append(card)
         self.first_flip = True
-        flipped = _new(FirstCardFlipped)
+        flipped = _first_card_flipped()
         flipped.card = card
         events.append(flipped)
         n = len(players)
@@ -715,7 +731,7 @@ class Game:
                 self.move_no += 1
                 card = pile.pop()
                 self.hands[player].append(card)
-                drawn = _new(CardsDrawn)
+                drawn = _cards_drawn()
                 drawn.player = player
                 drawn.count = 1
                 drawn.reason = _CHOICE
@@ -727,7 +743,7 @@ class Game:
                     self._drew = player  # and the turn is still as calm as it was
                     return [drawn]
                 # Nothing playable drawn: nothing to decide, the turn passes at once.
-                passed = _new(Passed)
+                passed = _passed()
                 passed.player = player
                 idx = self.current = self._next_seat[self.current]
                 self.current_player = self._fast = self.players[idx]
@@ -773,7 +789,7 @@ class Game:
         color = self.color = action.next_color
         self._matches = action.matches  # type: ignore[assignment]
         left = len(hand)
-        played = _new(CardPlayed)  # the fields, without the dataclass __init__ (see _new)
+        played = _card_played()  # the fields one by one, without the dataclass __init__
         played.player = player
         played.card = card
         played.color = color  # type: ignore[assignment]
@@ -790,7 +806,7 @@ class Game:
         players = self.players
         if kind is _SKIP:
             skipped = self._next_seat[self.current]
-            event = _new(PlayerSkipped)
+            event = _player_skipped()
             event.player = players[skipped]
             events.append(event)
             idx = self.current = self._next_seat[skipped]
@@ -798,12 +814,12 @@ class Game:
             direction = self.direction = -self.direction
             seats = _SEATS[len(players)]
             self._next_seat = seats[0] if direction == 1 else seats[1]
-            changed = _new(DirectionChanged)
+            changed = _direction_changed()
             changed.direction = direction
             events.append(changed)
             idx = self._next_seat[self.current]
             if len(players) == 2 and self.rules.two_player_reverse_skips:
-                event = _new(PlayerSkipped)  # and the player goes again
+                event = _player_skipped()  # and the player goes again
                 event.player = players[idx]
                 events.append(event)
                 idx = self.current
@@ -825,13 +841,13 @@ class Game:
                 name = players[target]
                 got = [pile.pop(), pile.pop()]
                 self.hands[name] += got
-                drawn = _new(CardsDrawn)
+                drawn = _cards_drawn()
                 drawn.player = name
                 drawn.count = 2
                 drawn.reason = _DRAW_TWO_REASON
                 drawn.cards = tuple(got)
                 events.append(drawn)
-                event = _new(PlayerSkipped)
+                event = _player_skipped()
                 event.player = name
                 events.append(event)
                 idx = self.current = self._next_seat[target]
@@ -846,7 +862,7 @@ class Game:
                     break
             target = self.current = self._next_seat[self.current]
             name = players[target]
-            pending = _new(Pending)
+            pending = _new_pending()
             pending.target = name
             pending.amount = 4
             pending.source = WILD_FOUR
@@ -855,7 +871,7 @@ class Game:
             pending.prev_color = prev_color
             pending.prev_first_flip = first_flip
             self.pending = pending
-            waiting = _new(PenaltyPending)
+            waiting = _penalty_pending()
             waiting.target = name
             waiting.amount = 4
             waiting.source = WILD_FOUR
@@ -891,12 +907,12 @@ class Game:
             del pile[-amount:]
             got.reverse()
             self.hands[name] += got
-            drawn = _new(CardsDrawn)
+            drawn = _cards_drawn()
             drawn.player = name
             drawn.count = amount
             drawn.reason = reason
             drawn.cards = tuple(got)
-            skipped = _new(PlayerSkipped)
+            skipped = _player_skipped()
             skipped.player = name
             events = [drawn, skipped]
             idx = self.current = self._next_seat[self.current]
@@ -953,7 +969,7 @@ class Game:
             assert color is not None
         self.color = color
         left = len(hand)
-        played = _new(CardPlayed)
+        played = _card_played()
         played.player = player
         played.card = card
         played.color = color
@@ -975,7 +991,7 @@ class Game:
         if card.plain:
             self.current = (idx + self.direction) % n
         elif kind is _SKIP:
-            skipped = _new(PlayerSkipped)
+            skipped = _player_skipped()
             skipped.player = players[(idx + self.direction) % n]
             events.append(skipped)
             self.current = (idx + 2 * self.direction) % n
@@ -1117,7 +1133,7 @@ class Game:
         """`name`, in seat `target`, takes `amount` cards and loses the turn."""
         self.pending = None
         self._draw(name, amount, reason, events)
-        skipped = _new(PlayerSkipped)
+        skipped = _player_skipped()
         skipped.player = name
         events.append(skipped)
         self.current = (target + self.direction) % len(self.players)
@@ -1190,7 +1206,7 @@ class Game:
     def _pass(self, player: str, events: list[Event]) -> None:
         self.has_drawn = False
         self.drawn = None
-        passed = _new(Passed)
+        passed = _passed()
         passed.player = player
         events.append(passed)
         self.current = (self.current + self.direction) % len(self.players)
@@ -1206,7 +1222,7 @@ class Game:
             got = self._take(count, events)
         hand = self.hands[player]
         hand += got
-        drawn = _new(CardsDrawn)
+        drawn = _cards_drawn()
         drawn.player = player
         drawn.count = len(got)
         drawn.reason = reason
@@ -1277,7 +1293,7 @@ class Game:
             gained[winner] = left_over
             totals[winner] += left_over
         self.round_winner = winner
-        ended = _new(RoundEnded)
+        ended = _round_ended()
         ended.winner = winner
         ended.hand_points = points
         ended.gained = gained
@@ -1292,7 +1308,7 @@ class Game:
                     winners.append(p)
             self.winners = tuple(winners)
             self.pending = None
-            over = _new(GameEnded)
+            over = _game_ended()
             over.winners = self.winners
             over.scores = dict(totals)
             events.append(over)
