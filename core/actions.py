@@ -134,6 +134,7 @@ PLAYS: dict[Card, tuple[Action, ...]] = {
 }
 for _card in ALL_CARDS:
     _card.plays = PLAYS[_card]
+    _card.first_play = PLAYS[_card][0]
 
 
 def play(card: Card, color: Color | None = None) -> Action:

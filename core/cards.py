@@ -61,6 +61,7 @@ class Card:
         "alone",
         "color",
         "face",
+        "first_play",
         "is_wild",
         "kind",
         "number",
@@ -88,6 +89,9 @@ class Card:
     # This card's play actions (one per color for a wild), filled in by `core.actions` once
     # they exist: an attribute read is the cheapest way from a card to its actions.
     plays: tuple[Any, ...]
+    # `plays[0]`, one attribute read away: listing the plays of a hand checks it against the
+    # list so far, so that a card held twice is listed once.
+    first_play: Any
     # With this card on top and a color in play, the cards that match it (same color, same
     # number or symbol) or are wild: one set lookup per card of a hand when listing plays.
     playable_on: dict[Color, frozenset[Card]]

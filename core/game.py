@@ -573,10 +573,8 @@ class Game:
             playable = self._matches
             out: list[Action] = []
             for c in hand:
-                if c in playable:
-                    plays = c.plays
-                    if plays[0] not in out:
-                        out += plays
+                if c in playable and c.first_play not in out:
+                    out += c.plays
             out.append(_DRAW_ACTION)
             if len(hand) == 2 and len(out) > 1:
                 out.append(_UNO_ACTION)
@@ -619,10 +617,8 @@ class Game:
         # call there would cost more than the loop. The lockstep tests hold the two together.
         out: list[Action] = []
         for c in hand:
-            if c in playable:
-                plays = c.plays
-                if plays[0] not in out:
-                    out += plays
+            if c in playable and c.first_play not in out:
+                out += c.plays
         if out and self.rules.no_bluffing and not self._wild_four_legal(hand):
             out = [a for a in out if a.card is not WILD_FOUR]
         out.append(_DRAW_ACTION)
