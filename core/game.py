@@ -327,12 +327,14 @@ class Game:
     def _blank(players: list[str], rules: Rules, seed: int) -> Game:
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ValueError(f"{MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
-        if len(set(players)) != len(players):
-            raise ValueError("player ids must be unique")
-        for p in players:  # a plain loop: `all(...)` over a generator costs a microsecond
+        scores: dict[str, int] = {}
+        for p in players:  # one plain loop checks the ids and starts the scores
             if not isinstance(p, str) or not p:
                 # "" is what `_fast`, `_drew` and `_owe` hold when they name nobody.
                 raise ValueError("player ids must be non-empty strings")
+            scores[p] = 0
+        if len(scores) != len(players):
+            raise ValueError("player ids must be unique")
         game = Game()
         game.players = list(players)
         game.rules = rules
@@ -341,7 +343,7 @@ class Game:
         game.dealer = players[0]
         game.round_no = 0
         game.first_turn_player = players[0]
-        game.scores_ = dict.fromkeys(players, 0)
+        game.scores_ = scores
         game.round_winner = None
         game.winners = None
         game.left = []
@@ -401,10 +403,11 @@ class Game:
                 drawn.player = p
                 drawn.card = card
                 events.append(drawn)
-                if card.rank > best:
-                    best = card.rank
+                rank = card.rank
+                if rank > best:
+                    best = rank
                     tied = [p]
-                elif card.rank == best:
+                elif rank == best:
                     tied.append(p)
             if len(tied) == 1:
                 break
@@ -716,7 +719,8 @@ class Game:
         just drawn (see `_sync_turn`) - are checked and made here, written out in full (see the
         module docstring); `_apply_checked` takes every other move.
         """
-        card = action.card
+        # Typed as a card for the plays below; None (a draw, or no play) is handled first.
+        card: Card = action.card  # type: ignore[assignment]
         if player == self._fast:
             if card is None:
                 pile = self.draw_pile
@@ -762,11 +766,11 @@ class Game:
                 return self._apply_checked(player, action)
             if self.catchable is not None:
                 self.catchable = None  # any other player's move closes the window to catch
-        elif player == self._drew and card is self.drawn and action in card.plays:  # type: ignore[union-attr]
+        elif player == self._drew and card is self.drawn and action in card.plays:
             hand = self.hands[player]
             if len(hand) < 2:  # the last card: the round ends, the general path scores it
                 return self._apply_checked(player, action)
-            hand.remove(card)  # type: ignore[arg-type]
+            hand.remove(card)
             self.has_drawn = False
             self.drawn = None
             self._drew = ""
@@ -774,7 +778,6 @@ class Game:
             return self._accept()
         else:
             return self._apply_checked(player, action)
-        assert card is not None
         self.move_no += 1
         first_flip = self.first_flip
         if first_flip:

@@ -75,5 +75,5 @@ def test_two_to_ten_players(preset: str) -> None:
     for n in (0, 1, 11):
         with pytest.raises(ValueError):
             Game.new(seats(n), rules, seed=1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unique"):
         Game.new(["a", "b", "a"], rules, seed=1)
