@@ -289,6 +289,24 @@ def test_a_wild_four_as_second_to_last_card_then_accept_or_challenge(preset: str
         _script(game, moves)
 
 
+@pytest.mark.parametrize("preset", ["classic", "minecraft"])
+@pytest.mark.parametrize(
+    "moves",
+    [
+        ["a: play r+2", "b: play g+2", "c: accept", "next"],  # passed on
+        ["a: play r+2", "b: accept", "next"],
+        ["a: play r+2", "next", "next"],
+    ],
+    ids=lambda moves: " / ".join(moves),
+)
+def test_a_draw_two_passed_on_without_jump_in(preset: str, moves: list[str]) -> None:
+    """Passing a Draw Two on without jump-in: a target holding a Draw Two gets to answer it (the
+    fast path takes a Draw Two at once only when no answer is possible)."""
+    hands = {"a": "r+2 r6 g9", "b": "g+2 g3 y7", "c": "y1 y2 y3", "d": "b1 b2"}
+    game = position(hands, "r5", preset=preset, draw=FILLER, pass_draw_two=True, jump_in=False)
+    _script(game, moves)
+
+
 # ------------------------------------------------------------------ the round's first card
 
 
@@ -477,6 +495,7 @@ _OPTION_SETS: list[dict[str, object]] = [
     {"jump_in": True, "pass_draw_two": False},
     {"defend_wild_four": False, "guilty_takes_back": False},
     {"creepers": 8, "first_card_number": True},
+    {"jump_in": False, "pass_draw_two": True},
 ]
 
 
@@ -484,7 +503,7 @@ _OPTION_SETS: list[dict[str, object]] = [
 @pytest.mark.parametrize("options", range(len(_OPTION_SETS)))
 def test_seeded_matches(preset: str, options: int) -> None:
     rng = random.Random(f"{preset}/{options}")
-    n = [2, 3, 4, 6, 10, 2, 5, 3][options]
+    n = [2, 3, 4, 6, 10, 2, 5, 3, 4][options]
     game = Game.new(seats(n), rules(preset, **_OPTION_SETS[options]), rng.randrange(10**6))
     _lockstep(game, rng, 40, 2, leave=0.02)
 
@@ -544,6 +563,12 @@ def test_an_empty_player_id_is_refused(ids: list[str]) -> None:
         Game.new(ids, Rules(), 1)
     with pytest.raises(ValueError, match="non-empty"):
         Game.from_position(ids, {p: "r1 r2" for p in ids}, "r9", "r4 b2 b3", Rules())
+
+
+@pytest.mark.parametrize("ids", [[1, 2], ["a", None], ["a", b"b"]])
+def test_a_player_id_that_is_not_a_string_is_refused(ids: list[object]) -> None:
+    with pytest.raises(ValueError, match="non-empty strings"):
+        Game.new(ids, Rules(), 1)  # type: ignore[arg-type]
 
 
 def test_the_card_drawn_into_an_empty_hand_goes_out() -> None:
