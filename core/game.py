@@ -480,12 +480,12 @@ class Game:
         A turn is calm when nothing but the plain rules can apply to it: a color in play, the
         match going on, no UNO call in the air nor a catch of the player to act, no jump-in or
         blocked turn to remember, bluffing allowed. (The round's first card may still be on top:
-        a play in a calm turn covers it.) In a calm turn
-        `_fast` names the player when nothing is pending or drawn, `_drew` when the card they
-        just drew can be played, `_owe` when a penalty waits for their answer. That is most
-        turns of most games, and for them `legal_actions` and `apply` take short paths that skip
-        every one of those checks (`_legal_general` and `_apply_checked` handle all the rest;
-        tests/core/test_fast_paths.py holds both to the same results).
+        a play in a calm turn covers it.) In a calm turn `_fast` names the player when nothing
+        is pending or drawn, `_drew` when the card they just drew can be played, `_owe` when a
+        penalty waits for their answer. That is most turns of most games, and for them
+        `legal_actions` and `apply` take short paths that skip every one of those checks
+        (`_legal_general` and `_apply_checked` handle all the rest; tests/core/test_fast_paths.py
+        holds both to the same results).
         """
         players = self.players
         name = self.current_player = players[self.current]
@@ -662,7 +662,7 @@ class Game:
             if can_play and len(hand) == 2 and self.precall != player:
                 out.append(_UNO_ACTION)
         elif self._can_jump_in(player):
-            out.append(self.discard[-1].plays[0])
+            out.append(self.discard[-1].first_play)
         catchable = self.catchable
         if catchable is not None:
             out.append(_UNO_ACTION if catchable == player else _CATCH_ACTION)
@@ -679,16 +679,16 @@ class Game:
                 return out
             color = self.color
             for c in hand:
-                if c.kind is _DRAW_TWO and c.color is color and c.plays[0] not in out:
-                    out.append(c.plays[0])
+                if c.kind is _DRAW_TWO and c.color is color and c.first_play not in out:
+                    out.append(c.first_play)
         elif rules.pass_draw_two:
             for c in hand:
-                if c.kind is _DRAW_TWO and c.plays[0] not in out:
-                    out.append(c.plays[0])
+                if c.kind is _DRAW_TWO and c.first_play not in out:
+                    out.append(c.first_play)
         elif rules.jump_in and not self.first_flip:
             top = self.discard[-1]
             if top in hand:
-                out.append(top.plays[0])
+                out.append(top.first_play)
         return out
 
     def _playable(self, card: Card, hand: list[Card]) -> bool:
@@ -827,29 +827,14 @@ class Game:
         elif kind is _DRAW_TWO:
             target = self._next_seat[self.current]
             rules = self.rules
-            pile = self.draw_pile
-            if rules.pass_draw_two or rules.jump_in or rules.creepers or len(pile) < 2:
+            if rules.pass_draw_two or rules.jump_in or rules.creepers or len(self.draw_pile) < 2:
                 self._aim_draw_two(target, card, events)  # it may wait for an answer
                 if self.pending is not None or (left == 1 and len(players) == 2):
                     self._sync_turn()  # an answer to wait for, or their own UNO
                     return events
-                idx = self.current  # the penalty was taken: the seat after its target plays
-            else:
-                # Nothing can answer it and no Creeper can turn up: `_aim_draw_two` written
-                # out. The target takes the top two cards and is skipped.
-                name = players[target]
-                got = [pile.pop(), pile.pop()]
-                self.hands[name] += got
-                drawn = _cards_drawn()
-                drawn.player = name
-                drawn.count = 2
-                drawn.reason = _DRAW_TWO_REASON
-                drawn.cards = tuple(got)
-                events.append(drawn)
-                event = _player_skipped()
-                event.player = name
-                events.append(event)
-                idx = self.current = self._next_seat[target]
+            else:  # nothing can answer it and no Creeper can turn up
+                events += self._take_at_once(target, 2, _DRAW_TWO_REASON)
+            idx = self.current  # the penalty was taken: the seat after its target plays
         else:
             # A Wild Draw Four waits for its target to take it or challenge it (bluffing is
             # allowed in a calm turn): `_aim_wild_four` written out. Its legality is judged
@@ -893,31 +878,35 @@ class Game:
         p = self.pending
         assert p is not None
         reason = _WILD_FOUR_REASON if p.source is WILD_FOUR else _DRAW_TWO_REASON
-        amount = p.amount
-        pile = self.draw_pile
-        if self.rules.creepers or len(pile) < amount:
+        if self.rules.creepers or len(self.draw_pile) < p.amount:
             events: list[Event] = []
-            self._penalize(p.target, self.current, amount, reason, events)  # may reshuffle
-            idx = self.current
-        else:  # `_penalize` written out: take the top cards, lose the turn
-            self.pending = None
-            name = p.target
-            got = pile[-amount:]
-            del pile[-amount:]
-            got.reverse()
-            self.hands[name] += got
-            drawn = _cards_drawn()
-            drawn.player = name
-            drawn.count = amount
-            drawn.reason = reason
-            drawn.cards = tuple(got)
-            skipped = _player_skipped()
-            skipped.player = name
-            events = [drawn, skipped]
-            idx = self.current = self._next_seat[self.current]
-        self.current_player = self._fast = self.players[idx]
+            self._penalize(p.target, self.current, p.amount, reason, events)  # may reshuffle
+        else:
+            events = self._take_at_once(self.current, p.amount, reason)
+        self.current_player = self._fast = self.players[self.current]
         self._owe = ""
         return events
+
+    def _take_at_once(self, target: int, amount: int, reason: DrawReason) -> list[Event]:
+        """`_penalize` for the fast paths, which have checked that the pile holds `amount`
+        cards and that no Creeper can turn up: the player in seat `target` takes the top cards
+        and is skipped. Returns its events."""
+        name = self.players[target]
+        self.pending = None
+        pile = self.draw_pile
+        got = pile[-amount:]
+        del pile[-amount:]
+        got.reverse()
+        self.hands[name] += got
+        drawn = _cards_drawn()
+        drawn.player = name
+        drawn.count = amount
+        drawn.reason = reason
+        drawn.cards = tuple(got)
+        skipped = _player_skipped()
+        skipped.player = name
+        self.current = self._next_seat[target]
+        return [drawn, skipped]
 
     def _apply_checked(self, player: str, action: Action) -> list[Event]:
         """`apply` outside its fast paths: check against `legal_actions`, then make the move."""
