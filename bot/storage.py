@@ -84,15 +84,22 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "LogEntry",
+    "MatchRecord",
     "PlayerResult",
     "SchemaTooNew",
     "StatRow",
     "Storage",
+    "StorageError",
     "VersionConflict",
     "WriteStats",
 ]
 
-STATUSES: Final = frozenset({"lobby", "running", "finished", "killed"})
+STATUSES: Final = frozenset({"lobby", "running", "finished", "killed", "broken"})
+
+# SQLite stores signed 64-bit integers; a Python int outside this range cannot even be bound
+# (sqlite3 raises OverflowError), so such a game id can only mean "no such game".
+_MIN_ID: Final = -(2**63)
+_MAX_ID: Final = 2**63 - 1
 
 # --------------------------------------------------------------------------------------------
 # Migrations
@@ -236,13 +243,63 @@ _V4: Migration = (
     "CREATE INDEX games_by_chat ON games (chat_key, id)",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4)
+_V5: Migration = (
+    # A game whose stored state cannot be loaded is set aside as 'broken' (Storage.mark_broken)
+    # so that its chat can start a new one. The status CHECK is part of the table definition,
+    # which SQLite cannot alter: the table is rebuilt as sqlite.org's "other kinds of table
+    # schema changes" prescribes (foreign keys are switched off around the migration and
+    # checked before it commits; see _migrate).
+    """
+    CREATE TABLE games_new (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_key   TEXT    NOT NULL,
+        status     TEXT    NOT NULL
+                   CHECK (status IN ('lobby', 'running', 'finished', 'killed', 'broken')),
+        version    INTEGER NOT NULL DEFAULT 0,
+        state      TEXT,
+        meta       TEXT    NOT NULL,
+        deadline   REAL,
+        created_at REAL    NOT NULL,
+        updated_at REAL    NOT NULL
+    )
+    """,
+    """
+    INSERT INTO games_new (id, chat_key, status, version, state, meta, deadline, created_at,
+                           updated_at)
+    SELECT id, chat_key, status, version, state, meta, deadline, created_at, updated_at
+    FROM games
+    """,
+    # Ids are never reused: carry over the highest id ever handed out, not just the highest kept.
+    """
+    UPDATE sqlite_sequence SET seq = max(seq, coalesce(
+        (SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0))
+    WHERE name = 'games_new'
+    """,
+    "DROP TABLE games",
+    "ALTER TABLE games_new RENAME TO games",
+    """
+    CREATE UNIQUE INDEX games_one_active_per_chat
+        ON games (chat_key) WHERE status IN ('lobby', 'running')
+    """,
+    "CREATE INDEX games_status ON games (status)",
+    "CREATE INDEX games_by_chat ON games (chat_key, id)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
 # --------------------------------------------------------------------------------------------
 # Public data types and errors
 # --------------------------------------------------------------------------------------------
+
+
+class StorageError(Exception):
+    """The database failed (locked past the busy timeout, full, read-only, I/O error, closed).
+
+    Nothing of the failed call was stored.  The backend's own exception is ``__cause__``.  It is
+    a fault of the machine, not of the request: the same call may succeed when retried later.
+    """
 
 
 class VersionConflict(Exception):
@@ -282,6 +339,9 @@ class GameRecord:
     deadline: float | None
     created_at: float
     updated_at: float
+    # True when the stored state or meta is not a JSON object: then ``state`` is None and
+    # ``meta`` is {} -- the service sets the game aside (:meth:`Storage.mark_broken`).
+    corrupt: bool = False
 
 
 @dataclass(frozen=True)
@@ -298,6 +358,14 @@ class PlayerResult:
     name: str
     won: bool
     points: int
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match's statistics, recorded by :meth:`Storage.commit` with its last move."""
+
+    results: tuple[PlayerResult, ...] | list[PlayerResult]
+    scoring: Scoring = Scoring.WINNER
 
 
 @dataclass(frozen=True)
@@ -331,8 +399,16 @@ def _loads_obj(text: str) -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(text))
 
 
+def _known_id(game_id: int) -> bool:
+    """Whether ``game_id`` can name a stored game at all (fits SQLite's INTEGER)."""
+    return _MIN_ID <= game_id <= _MAX_ID
+
+
+# state and meta are read as bytes: a value that is not valid UTF-8 would otherwise make
+# sqlite3 raise while fetching, and one bad row would fail a whole listing.
 _GAME_COLUMNS: Final = (
-    "id, chat_key, status, version, state, meta, deadline, created_at, updated_at"
+    "id, chat_key, status, version, CAST(state AS BLOB) AS state, CAST(meta AS BLOB) AS meta,"
+    " deadline, created_at, updated_at"
 )
 
 
@@ -350,22 +426,55 @@ _LAST_GAME_SQL: Final = (
 )
 
 
+def _json_object(raw: bytes | None) -> dict[str, Any] | None:
+    """The JSON object stored in ``raw``; raises ``ValueError`` if it is anything else."""
+    if raw is None:
+        return None
+    value = json.loads(raw)  # bytes: JSONDecodeError or UnicodeDecodeError, both ValueErrors
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value
+
+
 def _game(row: sqlite3.Row) -> GameRecord:
+    """A record from a row; a row whose state or meta does not load comes back ``corrupt``."""
+    try:
+        state = _json_object(row["state"])
+        meta = _json_object(row["meta"])
+        if meta is None:
+            raise ValueError("no meta")
+        corrupt = False
+    except ValueError:
+        state, meta, corrupt = None, {}, True
     return GameRecord(
         id=row["id"],
         chat_key=row["chat_key"],
         status=row["status"],
         version=row["version"],
-        state=None if row["state"] is None else _loads_obj(row["state"]),
-        meta=_loads_obj(row["meta"]),
+        state=state,
+        meta=meta,
         deadline=row["deadline"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        corrupt=corrupt,
     )
 
 
 def _is_active_game_clash(exc: sqlite3.IntegrityError) -> bool:
     return "games.chat_key" in str(exc)
+
+
+def _backend_failure(exc: BaseException) -> BaseException:
+    """``exc`` as callers see it: sqlite3's own errors become :class:`StorageError`.
+
+    The storage's own answers (:class:`VersionConflict`, :class:`GameNotFound`, ...) and bad
+    values from the caller pass unchanged.
+    """
+    if not isinstance(exc, sqlite3.Error):
+        return exc
+    error = StorageError(f"database failure: {exc}")
+    error.__cause__ = exc
+    return error
 
 
 # --------------------------------------------------------------------------------------------
@@ -509,7 +618,7 @@ class Storage:
     async def close(self) -> None:
         """Commit the writes already queued, then close the connection; idempotent.
 
-        Writes attempted once closing has begun raise ``ValueError``.
+        Calls made once closing has begun raise :class:`StorageError`.
         """
         self._closing = True
         writer = self._writer
@@ -546,7 +655,7 @@ class Storage:
         without ever reaching the queue.
         """
         if self._closing:
-            raise ValueError("storage is closed")
+            raise StorageError("storage is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[_T] = loop.create_future()
         self._queue.append(_Request(apply, future))
@@ -595,7 +704,7 @@ class Storage:
         except Exception as exc:  # the transaction failed as a whole: nothing was applied
             for request in batch:
                 if not request.future.done():
-                    request.future.set_exception(exc)
+                    request.future.set_exception(_backend_failure(exc))
             return
         s = self._stats
         self._stats = WriteStats(
@@ -607,7 +716,7 @@ class Storage:
             if ok:
                 request.future.set_result(value)
             else:
-                request.future.set_exception(value)
+                request.future.set_exception(_backend_failure(value))
 
     async def _on_connection(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run ``fn(connection)`` on aiosqlite's connection thread as ONE item of its FIFO queue.
@@ -623,7 +732,12 @@ class Storage:
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         # One queue item: runs between write transactions, never inside one.
-        return list(await self._db.execute_fetchall(sql, params))
+        if self._closed:
+            raise StorageError("storage is closed")
+        try:
+            return list(await self._db.execute_fetchall(sql, params))
+        except sqlite3.Error as exc:
+            raise _backend_failure(exc) from exc
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = await self._fetchall(sql, params)
@@ -700,6 +814,8 @@ class Storage:
         return None if row is None else _game(row)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
+        if not _known_id(game_id):
+            return None
         row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         return None if row is None else _game(row)
 
@@ -724,6 +840,42 @@ class Storage:
         )
         return [_game(r) for r in rows]
 
+    async def unrecorded_finished_games(self) -> list[GameRecord]:
+        """Finished games whose match statistics were never recorded, oldest first.
+
+        A finished game is recorded when a ``matches`` row names it (:meth:`commit` with
+        ``match=`` or :meth:`record_match`).  Start-up recovers the statistics of a match whose
+        last move was committed without them, by recording them now.
+        """
+        rows = await self._fetchall(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished'"
+            " AND NOT EXISTS (SELECT 1 FROM matches WHERE matches.game_id = games.id)"
+            " ORDER BY id"
+        )
+        return [_game(r) for r in rows]
+
+    async def mark_broken(self, game_id: int) -> None:
+        """Set a game aside whose stored state cannot be loaded; its chat may start a new one.
+
+        The status becomes ``broken`` and the deadline is cleared; state, meta and log stay as
+        they were, for the operator to inspect.  No version check: whatever the row holds, it
+        is not playable.  Raises :class:`GameNotFound` for an unknown id.
+        """
+        if not _known_id(game_id):
+            raise GameNotFound(game_id)
+        now = self._clock()
+
+        def apply(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
+                "UPDATE games SET status = 'broken', deadline = NULL, version = version + 1,"
+                " updated_at = ? WHERE id = ?",
+                (now, game_id),
+            )
+            if cur.rowcount != 1:
+                raise GameNotFound(game_id)
+
+        await self._write(apply)
+
     async def commit(
         self,
         game_id: int,
@@ -734,8 +886,13 @@ class Storage:
         status: str,
         log: Sequence[LogEntry] = (),
         deadline: float | None = None,
+        match: MatchRecord | None = None,
     ) -> GameRecord:
         """Atomically replace the game's row and append ``log``, producing version + 1.
+
+        With ``match``, the finished match's statistics are recorded in the same transaction,
+        exactly as :meth:`record_match` would (at most once per game), so the last move and its
+        statistics are stored together or not at all.
 
         Raises :class:`VersionConflict` -- and changes nothing -- if the stored version is not
         ``expected_version``, i.e. another coroutine or process committed since the caller
@@ -747,10 +904,15 @@ class Storage:
         """
         if status not in STATUSES:
             raise ValueError(f"unknown game status {status!r}")
+        if not _known_id(game_id):
+            raise GameNotFound(game_id)
         # Serialise before queueing: a bad state must fail fast, not inside a transaction.
         state_text = None if state is None else _dumps(state)
         meta_text = _dumps(meta)
         now = self._clock()
+        record = (
+            None if match is None else _match_writer(game_id, match.results, match.scoring, now)
+        )
         new_version = expected_version + 1
         log_rows = [
             (game_id, new_version, seq, e.actor, e.action, e.at or now) for seq, e in enumerate(log)
@@ -782,6 +944,8 @@ class Storage:
             row: sqlite3.Row = conn.execute(
                 "SELECT chat_key, created_at FROM games WHERE id = ?", (game_id,)
             ).fetchone()
+            if record is not None:
+                record(conn, row["chat_key"])
             return row
 
         row = await self._write(apply)
@@ -799,6 +963,8 @@ class Storage:
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The game's applied actions in the order they were committed."""
+        if not _known_id(game_id):
+            return []
         rows = await self._fetchall(
             "SELECT actor, action, version, at FROM game_log WHERE game_id = ?"
             " ORDER BY version, seq",
@@ -809,22 +975,33 @@ class Storage:
     # -- adapter refs ---------------------------------------------------------------------
 
     async def put_ref(self, game_id: int, key: str, value: str) -> None:
+        """Store an adapter's fact about a game; :class:`GameNotFound` for an unknown game."""
+        if not _known_id(game_id):
+            raise GameNotFound(game_id)
+
         def apply(conn: sqlite3.Connection) -> None:
-            conn.execute(
-                "INSERT INTO game_refs (game_id, key, value) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
-                (game_id, key, value),
-            )
+            try:
+                conn.execute(
+                    "INSERT INTO game_refs (game_id, key, value) VALUES (?, ?, ?)"
+                    " ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
+                    (game_id, key, value),
+                )
+            except sqlite3.IntegrityError as exc:  # the foreign key: no such game
+                raise GameNotFound(game_id) from exc
 
         await self._write(apply)
 
     async def get_ref(self, game_id: int, key: str) -> str | None:
+        if not _known_id(game_id):
+            return None
         row = await self._fetchone(
             "SELECT value FROM game_refs WHERE game_id = ? AND key = ?", (game_id, key)
         )
         return None if row is None else str(row["value"])
 
     async def refs(self, game_id: int) -> dict[str, str]:
+        if not _known_id(game_id):
+            return {}
         rows = await self._fetchall(
             "SELECT key, value FROM game_refs WHERE game_id = ? ORDER BY key", (game_id,)
         )
@@ -843,54 +1020,15 @@ class Storage:
         """Add a finished game's results to the chat's statistics, at most once per game.
 
         Idempotent so the service may safely retry after a crash between finishing the game and
-        recording it.  A player's stored name is refreshed to the latest one seen.  `scoring`
-        is how the game counted points: its points go to that mode's sum (see :class:`StatRow`).
+        recording it (:meth:`commit` with ``match=`` does both at once).  A player's stored name
+        is refreshed to the latest one seen.  `scoring` is how the game counted points: its
+        points go to that mode's sum (see :class:`StatRow`).  Raises :class:`GameNotFound` for
+        an unknown game.
         """
-        ids = [r.user_id for r in results]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"duplicate players in results of game {game_id}")
-        payload = _dumps(
-            [
-                {"user_id": r.user_id, "name": r.name, "won": r.won, "points": r.points}
-                for r in results
-            ]
-        )
-        recorded_at = self._clock()
-        tally = scoring is Scoring.TALLY
-        stats = [
-            (
-                chat_key,
-                r.user_id,
-                r.name,
-                int(r.won),
-                0 if tally else r.points,
-                int(tally),
-                r.points if tally else 0,
-            )
-            for r in results
-        ]
-
-        def apply(conn: sqlite3.Connection) -> None:
-            cur = conn.execute(
-                "INSERT OR IGNORE INTO matches (game_id, chat_key, results, recorded_at, scoring)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (game_id, chat_key, payload, recorded_at, scoring.value),
-            )
-            if cur.rowcount == 0:
-                return  # already recorded
-            conn.executemany(
-                "INSERT INTO player_stats"
-                " (chat_key, user_id, name, games, wins, points, tally_games, tally_points)"
-                " VALUES (?, ?, ?, 1, ?, ?, ?, ?)"
-                " ON CONFLICT (chat_key, user_id) DO UPDATE SET name = excluded.name,"
-                " games = games + 1, wins = wins + excluded.wins,"
-                " points = points + excluded.points,"
-                " tally_games = tally_games + excluded.tally_games,"
-                " tally_points = tally_points + excluded.tally_points",
-                stats,
-            )
-
-        await self._write(apply)
+        if not _known_id(game_id):
+            raise GameNotFound(game_id)
+        record = _match_writer(game_id, results, scoring, self._clock())
+        await self._write(lambda conn: record(conn, chat_key))
 
     async def leaderboard(
         self, chat_key: str, limit: int = 10, *, scoring: Scoring = Scoring.WINNER
@@ -926,6 +1064,59 @@ class Storage:
         return None if row is None else _stat(row)
 
 
+def _match_writer(
+    game_id: int, results: Sequence[PlayerResult], scoring: Scoring, recorded_at: float
+) -> Callable[[sqlite3.Connection, str], None]:
+    """What recording a match writes, checked and serialised before any transaction.
+
+    The returned function adds the match to the chat's statistics unless the game already has
+    a ``matches`` row (that row is what makes recording idempotent).
+    """
+    ids = [r.user_id for r in results]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"duplicate players in results of game {game_id}")
+    payload = _dumps(
+        [{"user_id": r.user_id, "name": r.name, "won": r.won, "points": r.points} for r in results]
+    )
+    tally = scoring is Scoring.TALLY
+
+    def record(conn: sqlite3.Connection, chat_key: str) -> None:
+        try:
+            cur = conn.execute(
+                "INSERT OR IGNORE INTO matches (game_id, chat_key, results, recorded_at, scoring)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, chat_key, payload, recorded_at, scoring.value),
+            )
+        except sqlite3.IntegrityError as exc:  # the foreign key: no such game
+            raise GameNotFound(game_id) from exc
+        if cur.rowcount == 0:
+            return  # already recorded
+        conn.executemany(
+            "INSERT INTO player_stats"
+            " (chat_key, user_id, name, games, wins, points, tally_games, tally_points)"
+            " VALUES (?, ?, ?, 1, ?, ?, ?, ?)"
+            " ON CONFLICT (chat_key, user_id) DO UPDATE SET name = excluded.name,"
+            " games = games + 1, wins = wins + excluded.wins,"
+            " points = points + excluded.points,"
+            " tally_games = tally_games + excluded.tally_games,"
+            " tally_points = tally_points + excluded.tally_points",
+            [
+                (
+                    chat_key,
+                    r.user_id,
+                    r.name,
+                    int(r.won),
+                    0 if tally else r.points,
+                    int(tally),
+                    r.points if tally else 0,
+                )
+                for r in results
+            ],
+        )
+
+    return record
+
+
 def _chat_of(conn: sqlite3.Connection, game_id: int) -> str:
     row = conn.execute("SELECT chat_key FROM games WHERE id = ?", (game_id,)).fetchone()
     return "?" if row is None else str(row["chat_key"])
@@ -957,6 +1148,9 @@ async def _migrate(db: aiosqlite.Connection) -> None:
     target = len(migrations)
     if await _user_version(db) == target:
         return
+    # A migration may rebuild a table others refer to (see _V5): foreign keys are off while it
+    # runs (the pragma is a no-op inside a transaction) and checked as a whole before COMMIT.
+    await db.execute("PRAGMA foreign_keys = OFF")
     try:
         await db.execute("BEGIN IMMEDIATE")
         current = await _user_version(db)
@@ -967,6 +1161,8 @@ async def _migrate(db: aiosqlite.Connection) -> None:
         for migration in migrations[current:]:
             for statement in migration:
                 await db.execute(statement)
+        if list(await db.execute_fetchall("PRAGMA foreign_key_check")):
+            raise sqlite3.IntegrityError("migration broke a foreign key")
         # PRAGMA does not accept bound parameters; target is an int we computed.
         await db.execute(f"PRAGMA user_version = {target:d}")
         await db.execute("COMMIT")
@@ -974,6 +1170,8 @@ async def _migrate(db: aiosqlite.Connection) -> None:
         with suppress(sqlite3.OperationalError):  # BEGIN itself may have failed (busy)
             await db.execute("ROLLBACK")
         raise
+    finally:
+        await db.execute("PRAGMA foreign_keys = ON")
 
 
 async def _user_version(db: aiosqlite.Connection) -> int:

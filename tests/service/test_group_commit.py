@@ -20,6 +20,7 @@ from bot.storage import (
     PlayerResult,
     StatRow,
     Storage,
+    StorageError,
     VersionConflict,
     WriteStats,
 )
@@ -228,7 +229,7 @@ async def test_failures_inside_a_batch_fail_alone(store: Storage) -> None:
     assert isinstance(second, VersionConflict) and (second.expected, second.actual) == (1, 2)
     assert isinstance(unknown, GameNotFound)
     assert isinstance(exists, GameExists) and exists.chat_key == "tg:0"
-    assert isinstance(bad_ref, sqlite3.IntegrityError)
+    assert isinstance(bad_ref, GameNotFound)
     assert ref is None and settings is None
     assert isinstance(new, GameRecord) and new.chat_key == "tg:new"
     assert isinstance(ok2, GameRecord) and ok2.version == 2
@@ -259,7 +260,8 @@ async def test_a_failed_transaction_fails_every_request_in_it_and_applies_none(
         raw.execute("BEGIN IMMEDIATE")  # another process keeps the write lock too long
         results = await asyncio.gather(*(_move(s, g) for g in games), return_exceptions=True)
         raw.execute("ROLLBACK")
-        assert all(isinstance(r, sqlite3.OperationalError) for r in results), results
+        assert all(isinstance(r, StorageError) for r in results), results
+        assert all(isinstance(r.__cause__, sqlite3.OperationalError) for r in results)
         assert all("locked" in str(r) for r in results)
         for g in games:
             assert await s.get_game(g.id) == g
@@ -414,7 +416,7 @@ async def test_close_commits_what_is_queued_then_refuses_writes(db_path: Path) -
         raw.close()
     assert trace.batch_sizes() == [1, 9]
     assert [(await t).version for t in tasks] == [2] * 10
-    with pytest.raises(ValueError):
+    with pytest.raises(StorageError):
         await _move(s, games[0], version=2)
     await s.close()  # idempotent
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +16,20 @@ from bot import storage as storage_mod
 from bot.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,
+    STATUSES,
     GameExists,
     GameNotFound,
     GameRecord,
     LogEntry,
+    MatchRecord,
     PlayerResult,
     SchemaTooNew,
     StatRow,
     Storage,
+    StorageError,
     VersionConflict,
 )
+from core.rules import Scoring
 
 CHAT = "tg:-100123"
 OTHER = "dc:9876"
@@ -437,8 +441,9 @@ async def test_busy_timeout_expiry_raises_and_leaves_storage_usable(db_path: Pat
     try:
         g = await _running(s)
         raw.execute("BEGIN IMMEDIATE")
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
+        with pytest.raises(StorageError, match="locked") as info:
             await s.commit(g.id, 1, state={}, meta={}, status="running")
+        assert isinstance(info.value.__cause__, sqlite3.OperationalError)
         raw.execute("ROLLBACK")
         assert (await s.commit(g.id, 1, state={}, meta={}, status="running")).version == 2
     finally:
@@ -703,8 +708,9 @@ async def test_refs(store: Storage) -> None:
 
 
 async def test_ref_for_unknown_game_is_rejected(store: Storage) -> None:
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(GameNotFound):
         await store.put_ref(12345, "table", "1")
+    assert await store.refs(12345) == {}
 
 
 # --------------------------------------------------------------------------------------------
@@ -768,3 +774,357 @@ async def test_leaderboard_order_and_limit(store: Storage) -> None:
     assert board[0] == StatRow("w", "W", 2, 2, 10)
     assert [r.user_id for r in await store.leaderboard(CHAT, limit=3)] == ["w", "p", "q"]
     assert await store.leaderboard("tg:empty") == []
+
+
+# --------------------------------------------------------------------------------------------
+# Backend failures: StorageError, and nothing stored
+# --------------------------------------------------------------------------------------------
+
+
+async def _on_writer(s: Storage, sql: str) -> None:
+    """Run one statement on the storage's own write connection (a per-connection fault)."""
+    await s._on_connection(lambda conn: conn.execute(sql))
+
+
+async def _snapshot(s: Storage, game_id: int) -> tuple[Any, ...]:
+    return (
+        await s.get_game(game_id),
+        await s.log(game_id),
+        await s.refs(game_id),
+        await s.get_settings(CHAT),
+        await s.leaderboard(CHAT),
+    )
+
+
+async def _every_write_fails(
+    s: Storage, g: GameRecord, *, pad: str = "", in_place: bool = True
+) -> list[BaseException]:
+    """Try each kind of write on ``g`` (at version 1); return what each raised.
+
+    ``pad`` makes every written value that long, so each write needs new pages; ``in_place``
+    adds the writes that only rewrite a row (which a full disk does not stop).
+    """
+    who = [PlayerResult("u1", "Ann" + pad, True, 5)]
+    attempts: list[Callable[[], Awaitable[Any]]] = [
+        lambda: s.commit(g.id, 1, state={"x": pad}, meta={}, status="running",
+                         log=[LogEntry("u1", "m" + pad)]),
+        lambda: s.commit(g.id, 1, state={"x": pad}, meta={}, status="finished",
+                         match=MatchRecord(who, Scoring.WINNER)),
+        lambda: s.put_settings(CHAT, {"lang": "uk" + pad}),
+        lambda: s.put_ref(g.id, "table", "9" + pad),
+        lambda: s.record_match(CHAT, g.id, who),
+        lambda: s.create_game(OTHER, {"m": pad}),
+    ]  # fmt: skip
+    if in_place:
+        attempts.append(lambda: s.mark_broken(g.id))
+    errors = []
+    for attempt in attempts:
+        with pytest.raises(StorageError) as info:
+            await attempt()
+        assert isinstance(info.value.__cause__, sqlite3.Error)
+        errors.append(info.value)
+    return errors
+
+
+async def test_a_full_database_raises_storage_error_and_keeps_the_data(store: Storage) -> None:
+    g = await _running(store)
+    await store.put_settings(CHAT, {"lang": "ru"})
+    before = await _snapshot(store, g.id)
+    await _on_writer(store, "PRAGMA max_page_count = 1")  # clamps to the current page count
+    errors = await _every_write_fails(store, g, pad="x" * 20_000, in_place=False)
+    assert any("full" in str(e) for e in errors), errors
+    assert await _snapshot(store, g.id) == before
+    assert await store.active_game(OTHER) is None
+    await _on_writer(store, "PRAGMA max_page_count = 1073741823")
+    assert (await store.commit(g.id, 1, state={}, meta={}, status="running")).version == 2
+
+
+async def test_a_read_only_database_raises_storage_error_and_keeps_the_data(
+    store: Storage,
+) -> None:
+    g = await _running(store)
+    await store.put_settings(CHAT, {"lang": "ru"})
+    before = await _snapshot(store, g.id)
+    await _on_writer(store, "PRAGMA query_only = 1")
+    errors = await _every_write_fails(store, g)
+    assert all("readonly" in str(e) or "read-only" in str(e) for e in errors), errors
+    assert await _snapshot(store, g.id) == before  # reads still work
+    await _on_writer(store, "PRAGMA query_only = 0")
+    assert (await store.commit(g.id, 1, state={}, meta={}, status="running")).version == 2
+
+
+async def test_a_database_locked_past_the_busy_timeout_raises_storage_error(
+    db_path: Path,
+) -> None:
+    s = await Storage.open(db_path, busy_timeout=0.05)
+    raw = _raw(db_path)
+    try:
+        g = await _running(s)
+        await s.put_settings(CHAT, {"lang": "ru"})
+        before = await _snapshot(s, g.id)
+        raw.execute("BEGIN IMMEDIATE")  # another connection holds the write lock
+        errors = await _every_write_fails(s, g)
+        assert all("locked" in str(e) for e in errors), errors
+        raw.execute("ROLLBACK")
+        assert await _snapshot(s, g.id) == before
+    finally:
+        raw.close()
+        await s.close()
+
+
+async def test_a_closed_storage_raises_storage_error_on_every_call(db_path: Path) -> None:
+    s = await Storage.open(db_path)
+    g = await _running(s)
+    await s.close()
+    calls = [
+        s.get_game(g.id), s.active_game(CHAT), s.last_game(CHAT), s.open_games(),
+        s.active_games(), s.unrecorded_finished_games(), s.log(g.id), s.refs(g.id),
+        s.get_ref(g.id, "t"), s.get_settings(CHAT), s.leaderboard(CHAT),
+        s.player_stats(CHAT, "u1"), s.put_settings(CHAT, {}), s.mark_broken(g.id),
+        s.commit(g.id, 1, state={}, meta={}, status="running"),
+    ]  # fmt: skip
+    for call in calls:
+        with pytest.raises(StorageError, match="closed"):
+            await call
+
+
+def test_storage_error_is_not_one_of_the_storage_answers() -> None:
+    """Callers tell a fault (retry later) from an answer (reload, refuse): no shared base."""
+    for answer in (VersionConflict, GameExists, GameNotFound):
+        assert not issubclass(answer, StorageError)
+        assert not issubclass(StorageError, answer)
+    assert not issubclass(StorageError, (ValueError, sqlite3.Error))
+
+
+# --------------------------------------------------------------------------------------------
+# A match recorded with its last move
+# --------------------------------------------------------------------------------------------
+
+
+async def test_commit_with_a_match_records_it_in_the_same_transaction(store: Storage) -> None:
+    g = await _running(store)
+    match = MatchRecord((PlayerResult("u1", "Ann", True, 40), PlayerResult("u2", "Bob", False, 0)))
+    done = await store.commit(
+        g.id, 1, state={"over": True}, meta={}, status="finished", match=match
+    )
+    assert done.status == "finished"
+    assert await store.leaderboard(CHAT) == [
+        StatRow("u1", "Ann", 1, 1, 40),
+        StatRow("u2", "Bob", 1, 0, 0),
+    ]
+    assert await store.unrecorded_finished_games() == []
+    # idempotent per game: a later record_match (recovery) or commit adds nothing
+    await store.record_match(CHAT, g.id, list(match.results))
+    await store.commit(g.id, 2, state={}, meta={}, status="finished", match=match)
+    assert (await store.player_stats(CHAT, "u1")) == StatRow("u1", "Ann", 1, 1, 40)
+
+
+async def test_a_tally_match_goes_to_the_tally_columns(store: Storage) -> None:
+    g = await _running(store)
+    match = MatchRecord([PlayerResult("u1", "Ann", True, 12)], Scoring.TALLY)
+    await store.commit(g.id, 1, state={}, meta={}, status="finished", match=match)
+    assert await store.player_stats(CHAT, "u1") == StatRow("u1", "Ann", 1, 1, 0, 1, 12)
+
+
+async def test_a_refused_commit_records_no_match(store: Storage) -> None:
+    g = await _running(store)
+    match = MatchRecord([PlayerResult("u1", "Ann", True, 40)])
+    with pytest.raises(VersionConflict):
+        await store.commit(g.id, 0, state={}, meta={}, status="finished", match=match)
+    with pytest.raises(ValueError):  # duplicate players: refused before any transaction
+        await store.commit(
+            g.id, 1, state={}, meta={}, status="finished",
+            match=MatchRecord([PlayerResult("u1", "A", True, 1), PlayerResult("u1", "A", True, 1)]),
+        )  # fmt: skip
+    assert await store.player_stats(CHAT, "u1") is None
+    assert (await store.get_game(g.id)).version == 1  # type: ignore[union-attr]
+
+
+async def test_a_failing_match_write_keeps_the_move_out_too(store: Storage, db_path: Path) -> None:
+    """State and statistics are one transaction: if the statistics cannot be written, the last
+    move is not stored either (and the caller may retry both)."""
+    g = await _running(store)
+    before = await _snapshot(store, g.id)
+    with _raw(db_path) as raw:
+        raw.execute(
+            "CREATE TRIGGER no_stats BEFORE INSERT ON player_stats"
+            " BEGIN SELECT RAISE(ABORT, 'stats refused'); END"
+        )
+    match = MatchRecord([PlayerResult("u1", "Ann", True, 40)])
+    with pytest.raises(StorageError, match="stats refused"):
+        await store.commit(
+            g.id, 1, state={}, meta={}, status="finished", log=[LogEntry("u1", "win")], match=match
+        )
+    assert await _snapshot(store, g.id) == before
+    assert await store.unrecorded_finished_games() == []
+    with _raw(db_path) as raw:
+        raw.execute("DROP TRIGGER no_stats")
+    done = await store.commit(g.id, 1, state={}, meta={}, status="finished", match=match)
+    assert done.version == 2 and await store.player_stats(CHAT, "u1") is not None
+
+
+async def test_unrecorded_finished_games_are_the_ones_to_recover(store: Storage) -> None:
+    recorded = await _running(store, "tg:1")
+    await store.commit(recorded.id, 1, state={}, meta={}, status="finished",
+                       match=MatchRecord([PlayerResult("u1", "A", True, 1)]))  # fmt: skip
+    lost = await _running(store, "tg:2")
+    lost_done = await store.commit(lost.id, 1, state={"s": 1}, meta={"m": 1}, status="finished")
+    late = await _running(store, "tg:3")
+    await store.commit(late.id, 1, state={}, meta={}, status="finished")
+    await store.record_match("tg:3", late.id, [PlayerResult("u1", "A", True, 1)])
+    await _running(store, "tg:4")  # running
+    killed = await _running(store, "tg:5")
+    await store.commit(killed.id, 1, state={}, meta={}, status="killed")
+    assert await store.unrecorded_finished_games() == [lost_done]
+    await store.record_match("tg:2", lost.id, [])  # recovery recorded it (even with no humans)
+    assert await store.unrecorded_finished_games() == []
+
+
+# --------------------------------------------------------------------------------------------
+# Broken games and corrupt rows
+# --------------------------------------------------------------------------------------------
+
+
+async def test_mark_broken_sets_the_game_aside(store: Storage, clock: FakeClock) -> None:
+    g = await _running(store)
+    await store.commit(g.id, 1, state={"s": 1}, meta={"m": 1}, status="running", deadline=99.0)
+    await store.mark_broken(g.id)
+    broken = await store.get_game(g.id)
+    assert broken is not None
+    assert (broken.status, broken.deadline, broken.state, broken.meta) == (
+        "broken", None, {"s": 1}, {"m": 1},
+    )  # fmt: skip
+    assert broken.updated_at == clock.now
+    assert "broken" in STATUSES
+    assert await store.active_game(CHAT) is None
+    assert await store.open_games() == await store.active_games() == []
+    assert await store.unrecorded_finished_games() == []
+    assert await store.last_game(CHAT) == broken
+    new = await store.create_game(CHAT, {})  # the chat can play again
+    assert await store.active_game(CHAT) == new
+    with pytest.raises(VersionConflict):  # a move loaded before it was set aside is refused
+        await store.commit(g.id, 2, state={}, meta={}, status="running")
+    await store.mark_broken(g.id)  # again: harmless
+    with pytest.raises(GameNotFound):
+        await store.mark_broken(g.id + 1000)
+
+
+async def test_a_lobby_can_be_marked_broken(store: Storage) -> None:
+    lobby = await store.create_game(CHAT, {}, deadline=5.0)
+    await store.mark_broken(lobby.id)
+    assert await store.open_games() == []
+
+
+_BAD_ROWS = [
+    ("state", "'not json'"),
+    ("state", "'[1, 2]'"),
+    ("state", "'null'"),
+    ("state", "X'FFFE00'"),  # not UTF-8 at all
+    ("meta", "'{\"cut'"),
+    ("meta", "'\"text\"'"),
+    ("meta", "X'C3'"),
+]
+
+
+@pytest.mark.parametrize(("column", "value"), _BAD_ROWS)
+async def test_a_corrupt_row_reads_as_corrupt_and_never_raises(
+    store: Storage, db_path: Path, column: str, value: str
+) -> None:
+    good_before = await _running(store, "tg:1")
+    bad = await _running(store, CHAT)
+    lobby = await store.create_game("tg:3", {"ok": True})
+    good_after = await _running(store, "tg:4")
+    with _raw(db_path) as raw:
+        raw.execute(f"UPDATE games SET {column} = {value} WHERE id = ?", (bad.id,))
+    expected = GameRecord(
+        bad.id, CHAT, "running", 1, None, {}, None, bad.created_at, bad.updated_at, corrupt=True
+    )
+    assert await store.get_game(bad.id) == expected
+    assert await store.active_game(CHAT) == expected
+    assert await store.last_game(CHAT) == expected
+    # one bad row does not stop the start-up listing from returning every good one
+    assert await store.open_games() == [good_before, expected, lobby, good_after]
+    assert await store.active_games() == [good_before, expected, good_after]
+    assert not any(g.corrupt for g in (good_before, lobby, good_after))
+    await store.mark_broken(bad.id)
+    assert await store.active_game(CHAT) is None
+    assert (await store.get_game(bad.id)).corrupt  # type: ignore[union-attr]
+
+
+async def test_a_corrupt_finished_game_is_still_listed_for_recovery(
+    store: Storage, db_path: Path
+) -> None:
+    g = await _running(store)
+    await store.commit(g.id, 1, state={}, meta={}, status="finished")
+    with _raw(db_path) as raw:
+        raw.execute("UPDATE games SET state = 'oops' WHERE id = ?", (g.id,))
+    [rec] = await store.unrecorded_finished_games()
+    assert rec.corrupt and rec.id == g.id
+
+
+# --------------------------------------------------------------------------------------------
+# Game ids from outside
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game_id", [2**63, -(2**63) - 1, 2**64 + 5, 10**30, -(10**30),
+                                     2**63 - 1, -(2**63), 0, -1])  # fmt: skip
+async def test_any_int_game_id_is_no_such_game(store: Storage, game_id: int) -> None:
+    g = await _running(store)  # a real game, which none of these ids names
+    await store.put_ref(g.id, "table", "1")
+    assert await store.get_game(game_id) is None
+    assert await store.log(game_id) == []
+    assert await store.get_ref(game_id, "table") is None
+    assert await store.refs(game_id) == {}
+    with pytest.raises(GameNotFound):
+        await store.commit(game_id, 0, state={}, meta={}, status="running")
+    with pytest.raises(GameNotFound):
+        await store.put_ref(game_id, "table", "2")
+    with pytest.raises(GameNotFound):
+        await store.record_match(CHAT, game_id, [PlayerResult("u1", "A", True, 1)])
+    with pytest.raises(GameNotFound):
+        await store.mark_broken(game_id)
+    assert await store.player_stats(CHAT, "u1") is None
+    assert await store.refs(g.id) == {"table": "1"}
+
+
+async def test_the_broken_status_migration_keeps_games_ids_and_links(db_path: Path) -> None:
+    """Migration 5 rebuilds `games` (a CHECK cannot be altered): rows, their log, refs and
+    matches stay attached, and ids handed out before are never handed out again."""
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    raw = _raw(db_path)
+    try:
+        raw.execute("BEGIN")
+        for migration in MIGRATIONS[:4]:
+            for stmt in migration:
+                raw.execute(stmt)
+        raw.execute("PRAGMA user_version = 4")
+        for gid, status in ((3, "finished"), (5, "running"), (9, "lobby")):
+            raw.execute(
+                "INSERT INTO games (id, chat_key, status, version, state, meta, deadline,"
+                " created_at, updated_at) VALUES (?, ?, ?, 1, '{}', '{}', 7.0, 1.0, 2.0)",
+                (gid, f"tg:{gid}", status),
+            )
+        raw.execute("INSERT INTO game_log VALUES (5, 1, 0, 'u1', 'start', 1.0)")
+        raw.execute("INSERT INTO game_refs VALUES (5, 'table', '77')")
+        raw.execute("INSERT INTO matches VALUES (3, 'tg:3', '[]', 1.0, 'winner')")
+        raw.execute("DELETE FROM games WHERE id = 9")  # the highest id ever used is now gone
+        raw.execute("COMMIT")
+    finally:
+        raw.close()
+    s = await Storage.open(db_path)
+    try:
+        assert [g.id for g in await s.open_games()] == [5]
+        assert await s.refs(5) == {"table": "77"}
+        assert [e.action for e in await s.log(5)] == ["start"]
+        assert await s.unrecorded_finished_games() == []
+        await s.mark_broken(5)
+        assert (await s.get_game(5)).status == "broken"  # type: ignore[union-attr]
+        assert (await s.create_game("tg:new", {})).id == 10
+        with pytest.raises(GameNotFound):  # foreign keys are enforced again
+            await s.put_ref(9, "table", "1")
+    finally:
+        await s.close()
+    with _raw(db_path) as raw:
+        assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
