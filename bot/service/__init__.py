@@ -23,6 +23,7 @@ from typing import Any
 
 from bot import rematch as rematch_rules
 from bot.deadlines import DEFAULT_LOBBY_IDLE, fresh_turn, lobby_minutes, next_turn
+from bot.service.refs import Refs
 from bot.settings import ChatSettings
 from bot.storage import (
     GameExists,
@@ -168,6 +169,7 @@ class UnoService:
     ) -> None:
         """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it)."""
         self.storage = storage
+        self.refs = Refs(storage)  # the adapters' per-game facts: their only door to storage
         self.clock = clock
         self.bot_delay = bot_delay
         self.lobby_idle = lobby_idle if lobby_idle is None or lobby_idle > 0 else None
