@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
+from bot.buttons import HandKey, parse
 from bot.config import Settings
 from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.i18n import LANGS, I18n
@@ -22,7 +23,6 @@ from bot.render import Renderer
 from bot.service import UnoService
 from bot.storage import Storage
 from bot.telegram.app import TelegramApp, create_bot
-from bot.telegram.callbacks import HandCB
 from bot.telegram.common import chat_key
 from bot.telegram.sender import RateLimit
 from bot.views import BOT_PREFIX
@@ -42,7 +42,7 @@ NAMES = {
     "uk": ["Оксана", "Тарас", "Ірина", "Богдан"],
 }
 TITLES = {"ru": "Вечер карт", "uk": "Вечір карток"}
-TURN_ACTS = ("play", "colors", "draw", "pass", "accept", "challenge", "choose")
+TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
 
 
 @cache
@@ -228,7 +228,8 @@ class Harness:
     async def acts(self, user: FakeUser) -> dict[str, str]:
         """The hand's buttons: action -> callback data."""
         msg = await self.hand(user)
-        return {HandCB.unpack(b["callback_data"]).act: b["callback_data"] for b in msg.buttons}
+        keys = {b["callback_data"]: parse(b["callback_data"]) for b in msg.buttons}
+        return {k.act: data for data, k in keys.items() if isinstance(k, HandKey)}
 
     async def act(self, user: FakeUser, act: str) -> CallbackAnswer:
         """Press the hand's button for `act` (it must be on the current keyboard)."""
@@ -240,7 +241,7 @@ class Harness:
     async def play(self, user: FakeUser, card: str, color: str | None = None) -> CallbackAnswer:
         if color is None:
             return await self.act(user, f"play {card}")
-        await self.act(user, f"colors {card}")
+        await self.act(user, f"pick play {card}")
         return await self.act(user, f"play {card} {color}")
 
     async def press_button(self, user: FakeUser, label: str) -> CallbackAnswer:

@@ -249,7 +249,7 @@ async def test_stale_and_unparsable_buttons_are_refused_with_a_fresh_keyboard(
     fresh = await h.hand(mover)
     assert old not in [b["callback_data"] for b in fresh.buttons]
     # A stale press on the color menu of a wild card is refused the same way.
-    menu = f"h:{game_id}:0:colors wild"
+    menu = f"h:{game_id}:0:pick play wild"
     answer = await h.press(mover, mover.id, hand.message_id, menu, strict=False)
     assert (answer.text, answer.show_alert) == (stale, True)
 
