@@ -1,20 +1,13 @@
 """The bot's buttons and select menus: `ui.DynamicItem`s whose custom id is all their state.
 
-A custom id names the game (and, for a hand, the hand's version), so a button keeps working after
-a restart and a press on an outdated hand is recognised. The items only parse their custom id and
-hand the interaction to the `Controller` (`interaction.client.uno`): no game state lives here.
+A custom id is a key of `bot.buttons` (the grammar both platforms share, at most 100 characters
+here), so a button keeps working after a restart and a press on an outdated hand is recognised.
+The items only parse their custom id and hand the interaction to the `Controller`
+(`interaction.client.uno`): no game state lives here.
 
-Custom ids (at most 100 characters):
-
-- `uno:t:<game>`                 the table's "my cards" button
-- `uno:l:<game>:<join|addbot|start>`   lobby buttons on the table
-- `uno:h:<game>:<version>:<key>`  a hand button; `key` is a `Choice.key` (`play r7`, `draw`,
-  `wild:wild4`), a wild's color (`play wild4 g`), `back` or `page:<n>`
-- `uno:hs:<game>:<version>:<page>`  the hand's card menu when the cards do not fit as buttons
-- `uno:s:<setting>`               a select of the /settings menu
-- `uno:r:<game>`                 "rematch" under a match's result (`game` is that match)
-
-An id none of these templates matches is answered by `UnoCog.on_interaction` (see `is_ours`).
+Each item takes every id of its kind (`h:...`, `l:...`); one that does not parse as a key (forged,
+or a number out of range) is answered like a component of no kind at all
+(`Controller.on_unknown_component`), before anything reaches the service.
 """
 
 from __future__ import annotations
@@ -25,54 +18,63 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 from discord import ui
 
+from bot.buttons import (
+    DISCORD_LIMIT,
+    CardsKey,
+    HandKey,
+    HandMenuKey,
+    Key,
+    LobbyKey,
+    RematchKey,
+    SettingKey,
+    pack,
+    parse,
+)
+
 if TYPE_CHECKING:
     from bot.discord.controller import Controller
 
-TABLE_ID = r"uno:t:(?P<game>\d+)"
-LOBBY_ID = r"uno:l:(?P<game>\d+):(?P<op>join|addbot|start)"
-HAND_ID = r"uno:h:(?P<game>\d+):(?P<ver>\d+):(?P<key>[\w: +-]{1,60})"
-HAND_MENU_ID = r"uno:hs:(?P<game>\d+):(?P<ver>\d+):(?P<page>\d+)"
-SETTINGS_ID = r"uno:s:(?P<key>preset|lang|timer|target|toggle)"
-REMATCH_ID = r"uno:r:(?P<game>\d+)"
-LOBBY_OPS: tuple[str, ...] = ("join", "addbot", "start")
 SETTINGS_MENUS: tuple[str, ...] = ("preset", "lang", "timer", "target", "toggle")
 
 
+def custom_id(key: Key) -> str:
+    return pack(key, DISCORD_LIMIT)
+
+
 def table_id(game: int) -> str:
-    return f"uno:t:{game}"
+    return custom_id(CardsKey(game))
 
 
 def lobby_id(game: int, op: str) -> str:
-    return f"uno:l:{game}:{op}"
+    return custom_id(LobbyKey(game, op))
 
 
-def hand_id(game: int, version: int, key: str) -> str:
-    return f"uno:h:{game}:{version}:{key}"
+def hand_id(game: int, version: int, act: str) -> str:
+    return custom_id(HandKey(game, version, act))
 
 
 def hand_menu_id(game: int, version: int, page: int) -> str:
-    return f"uno:hs:{game}:{version}:{page}"
+    return custom_id(HandMenuKey(game, version, page))
 
 
-def settings_id(key: str) -> str:
-    return f"uno:s:{key}"
+def settings_id(menu: str) -> str:
+    return custom_id(SettingKey(menu))
 
 
 def rematch_id(game: int) -> str:
-    return f"uno:r:{game}"
+    return custom_id(RematchKey(game))
 
 
 def controller(interaction: discord.Interaction[Any]) -> Controller:
     return cast("Controller", interaction.client.uno)
 
 
-def _groups(item: ui.DynamicItem[Any]) -> dict[str, str]:
-    match = item.template.fullmatch(item.custom_id)
-    assert match is not None  # DynamicItem checked the template when it was made
-    return match.groupdict()
+def _values(item: ui.Item[Any]) -> list[str]:
+    """The options chosen in a select menu (none for a button that carries a menu's id)."""
+    return list(item.values) if isinstance(item, ui.Select) else []
 
 
-class MyCardsButton(ui.DynamicItem[ui.Button[Any]], template=TABLE_ID):
+class MyCardsButton(ui.DynamicItem[ui.Button[Any]], template=r"t:.*"):
     def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
         super().__init__(button, row=row)
 
@@ -83,11 +85,14 @@ class MyCardsButton(ui.DynamicItem[ui.Button[Any]], template=TABLE_ID):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        game = int(_groups(self)["game"])
-        await controller(interaction).on_my_cards(interaction, game)
+        key = parse(self.custom_id)
+        if not isinstance(key, CardsKey):
+            await controller(interaction).on_unknown_component(interaction)
+            return
+        await controller(interaction).on_my_cards(interaction, key.game)
 
 
-class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=LOBBY_ID):
+class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"l:.*"):
     def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
         super().__init__(button, row=row)
 
@@ -98,12 +103,14 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=LOBBY_ID):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        groups = _groups(self)
-        game, op = int(groups["game"]), groups["op"]
-        await controller(interaction).on_lobby_button(interaction, game, op)
+        key = parse(self.custom_id)
+        if not isinstance(key, LobbyKey):
+            await controller(interaction).on_unknown_component(interaction)
+            return
+        await controller(interaction).on_lobby_button(interaction, key.game, key.op)
 
 
-class HandButton(ui.DynamicItem[ui.Button[Any]], template=HAND_ID):
+class HandButton(ui.DynamicItem[ui.Button[Any]], template=r"h:.*"):
     def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
         super().__init__(button, row=row)
 
@@ -114,13 +121,14 @@ class HandButton(ui.DynamicItem[ui.Button[Any]], template=HAND_ID):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        groups = _groups(self)
-        await controller(interaction).on_hand(
-            interaction, int(groups["game"]), int(groups["ver"]), groups["key"]
-        )
+        key = parse(self.custom_id)
+        if not isinstance(key, HandKey):
+            await controller(interaction).on_unknown_component(interaction)
+            return
+        await controller(interaction).on_hand(interaction, key)
 
 
-class HandMenu(ui.DynamicItem[ui.Select[Any]], template=HAND_MENU_ID):
+class HandMenu(ui.DynamicItem[ui.Select[Any]], template=r"hm:.*"):
     def __init__(self, select: ui.Select[Any], *, row: int | None = None) -> None:
         super().__init__(select, row=row)
 
@@ -131,15 +139,16 @@ class HandMenu(ui.DynamicItem[ui.Select[Any]], template=HAND_MENU_ID):
         return cls(cast("ui.Select[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        groups = _groups(self)
-        values = self.item.values
-        key = values[0] if values else "back"
-        await controller(interaction).on_hand(
-            interaction, int(groups["game"]), int(groups["ver"]), key
-        )
+        menu = parse(self.custom_id)
+        values = _values(self.item)
+        key = menu.choose(values[0]) if isinstance(menu, HandMenuKey) and values else None
+        if key is None:
+            await controller(interaction).on_unknown_component(interaction)
+            return
+        await controller(interaction).on_hand(interaction, key)
 
 
-class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=SETTINGS_ID):
+class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=r"s:.*"):
     def __init__(self, select: ui.Select[Any], *, row: int | None = None) -> None:
         super().__init__(select, row=row)
 
@@ -150,14 +159,20 @@ class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=SETTINGS_ID):
         return cls(cast("ui.Select[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        key = parse(self.custom_id)
+        valid = isinstance(key, SettingKey) and key.setting in SETTINGS_MENUS and not key.value
+        if not valid or not isinstance(self.item, ui.Select):
+            await controller(interaction).on_unknown_component(interaction)
+            return
+        assert isinstance(key, SettingKey)
         values = self.item.values
         if not values:
             await interaction.response.defer()
             return
-        await controller(interaction).on_settings_menu(interaction, _groups(self)["key"], values[0])
+        await controller(interaction).on_settings_menu(interaction, key.setting, values[0])
 
 
-class RematchButton(ui.DynamicItem[ui.Button[Any]], template=REMATCH_ID):
+class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"r:.*"):
     def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
         super().__init__(button, row=row)
 
@@ -168,7 +183,11 @@ class RematchButton(ui.DynamicItem[ui.Button[Any]], template=REMATCH_ID):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await controller(interaction).on_rematch(interaction, int(_groups(self)["game"]))
+        key = parse(self.custom_id)
+        if not isinstance(key, RematchKey):
+            await controller(interaction).on_unknown_component(interaction)
+            return
+        await controller(interaction).on_rematch(interaction, key.game)
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
