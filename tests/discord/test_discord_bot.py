@@ -196,7 +196,7 @@ class Table:
         return message
 
     async def press(self, user: FakeUser, message: StoredMessage, key: str) -> InteractionHandle:
-        """Press the hand button whose action key is `key` (`play r7`, `draw`, `pick play wild4`)."""
+        """Press the hand button whose act is `key` (`play r7`, `draw`, `pick play wild4`)."""
         button = hand_button(message, key)
         assert button is not None, (key, hand_keys(message))
         return await self.click(user, message, button["custom_id"])
