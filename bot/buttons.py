@@ -154,8 +154,8 @@ def parse(data: str) -> Key | None:
             return None
         return RematchKey(g) if kind == "r" else CardsKey(g)
     if kind == "s":
-        setting, value = _split(rest, 2) if ":" in rest else (rest, "")
-        if not _WORD.fullmatch(setting) or (value and not _VALUE.fullmatch(value)):
+        setting, sep, value = rest.partition(":")
+        if not _WORD.fullmatch(setting) or (sep and not _VALUE.fullmatch(value)):
             return None
         return SettingKey(setting, value)
     return None

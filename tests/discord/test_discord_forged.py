@@ -18,6 +18,7 @@ import pytest
 
 from bot.discord import layout
 from bot.discord.items import is_ours, table_id
+from tests.adapters.storage_calls import counting
 from tests.discord.fake_discord import (
     FakeUser,
     InteractionHandle,
@@ -187,5 +188,27 @@ async def test_mangled_keys_of_a_current_hand_are_refused_in_it(
             assert handle.original_id == hand.id and callbacks(handle) == 1
             assert RENDERER.t("ru", notice) in hand.text, key
             assert hand_version(hand) == version
+        assert await state(t) == before
+        t.assert_clean()
+
+
+async def test_ids_at_the_limit_reach_the_service_and_beyond_it_do_not(
+    make_table: Callable[..., Any],
+) -> None:
+    """2**63 - 1 is an id the storage holds (no such game); 2**63 and more are forged, answered
+    as stale before anything reaches the storage."""
+    async with make_table() as t:
+        anya, borya, *_ = t.users
+        await t.started(anya, borya)
+        hand = await t.my_cards(anya)
+        before = await state(t)
+        at_limit, beyond = f"h:{2**63 - 1}:0:draw", f"h:{2**63}:0:draw"
+        with counting(t.storage) as calls:
+            handle = await t.click(anya, hand, at_limit, snapshot=forged(hand, at_limit))
+            assert t.bot.uno.t("ru", "error-no-game") in handle.text
+            for custom_id in (beyond, f"t:{2**63}", f"l:{2**64}:join", f"r:{10**30}"):
+                handle = await t.click(anya, hand, custom_id, snapshot=forged(hand, custom_id))
+                assert handle.text == stale_text(t, "ru"), custom_id
+        assert max(calls.ints()) == 2**63 - 1
         assert await state(t) == before
         t.assert_clean()

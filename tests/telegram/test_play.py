@@ -11,6 +11,7 @@ import pytest
 from bot.telegram.sender import RateLimit
 from core.game import Game
 from core.rules import Rules
+from tests.adapters.storage_calls import counting
 from tests.telegram.conftest import Harness, can_act, play_until, policy
 
 DRAW = "y3 y4 y5 y6 y7 y8 y9 b1 b2 b3 b4 b6 b7 b8 b9"
@@ -242,10 +243,19 @@ async def test_stale_and_unparsable_buttons_are_refused_with_a_fresh_keyboard(
     assert (await h.press(mover, mover.id, hand.message_id, old)).text is None
     rec = await h.storage.active_game(f"tg:{h.group.id}")  # type: ignore[union-attr]
     stale = h.r.t("ru", "error-stale")
-    for data in (old, "h:oops", "zzz", f"h:{game_id}:x:draw", "l:1"):
-        answer = await h.press(mover, mover.id, hand.message_id, data, strict=False)
-        assert (answer.text, answer.show_alert) == (stale, True), data
-    assert await h.storage.active_game(f"tg:{h.group.id}") == rec  # type: ignore[union-attr]
+    # Ids out of range (2**63 and more, negative) are forged data: refused before the storage.
+    forged = (f"h:{2**63}:0:draw", f"h:{game_id}:{2**64}:draw", "h:-1:0:draw", f"h:{10**40}:0:x")
+    assert h.storage is not None
+    with counting(h.storage) as calls:
+        for data in (old, "h:oops", "zzz", f"h:{game_id}:x:draw", "l:1", *forged):
+            answer = await h.press(mover, mover.id, hand.message_id, data, strict=False)
+            assert (answer.text, answer.show_alert) == (stale, True), data
+        # At the limit, an id is a number the storage holds: no such game.
+        limit = f"h:{2**63 - 1}:0:draw"
+        answer = await h.press(mover, mover.id, hand.message_id, limit, strict=False)
+        assert (answer.text, answer.show_alert) == (h.r.t("ru", "error-no-game"), True)
+    assert max(calls.ints()) == 2**63 - 1
+    assert await h.storage.active_game(f"tg:{h.group.id}") == rec
     fresh = await h.hand(mover)
     assert old not in [b["callback_data"] for b in fresh.buttons]
     # A stale press on the color menu of a wild card is refused the same way.
