@@ -3,6 +3,7 @@ refusals, players who never opened the private chat, flood control, a restart.""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from typing import Any
 
@@ -326,6 +327,33 @@ async def test_player_who_never_opened_the_private_chat(harness: Harness) -> Non
     assert f"({size + 1} карт" in hand.plain_text
 
 
+@pytest.mark.parametrize("harness", [{"players": 3, "started": {0, 1}, "seed": 3}], indirect=True)
+async def test_the_group_is_told_once_about_a_closed_private_chat_across_a_restart(
+    harness: Harness,
+) -> None:
+    """The mark is stored with the game (`service.refs.once`): a restarted bot that finds the
+    chat closed again does not repeat the notice."""
+    h = harness
+    d = h.users[2]
+    await h.new_game(players=3)
+    notice = h.r.t("ru", "error-dm-closed", name=d.first_name)
+    assert [m.plain_text for m in h.api.messages(h.group.id)].count(notice) == 1
+    await h.restart()
+    for _ in range(30):
+        game = await h.game()
+        if game.current_player == str(d.id):
+            break
+        mover = h.user(game.current_player)
+        acts = await can_act(h, mover)
+        assert acts is not None
+        await h.act(mover, policy(acts) or "draw")
+    await h.settle()
+    assert (await h.game()).current_player == str(d.id)
+    forbidden = [c for c in h.api.calls(chat_id=d.id) if c.status == 403]
+    assert len(forbidden) == 2  # once before the restart, once after it
+    assert [m.plain_text for m in h.api.messages(h.group.id)].count(notice) == 1
+
+
 # ---------------------------------------------------------------------- flood control
 
 
@@ -410,27 +438,32 @@ async def test_restart_mid_round_and_finish_it(harness: Harness) -> None:
 
 @pytest.mark.parametrize("harness", [{"players": 2, "seed": 2}], indirect=True)
 async def test_computer_player_moves_through_the_timer_loop(harness: Harness) -> None:
+    """The people play until the computer player's turn; then the test waits for the timer
+    loop to publish its move (an event, not a sleep: a busy machine only makes it later)."""
     h = harness
     a, b = h.users
     await h.say(a, "/new")
     await h.say(b, "/join")
     await h.press_button(a, h.r.t("ru", "btn-addbot"))
     await h.say(a, "/start")
+    assert h.app is not None
+    timers = h.app.timers
     bot = "ai:1"
     for _ in range(60):
-        log = await h.storage.log(await h.game_id())  # type: ignore[union-attr]
-        if any(e.actor == bot for e in log):
-            break
+        # Read the count first: a move published after this read is waited for below.
+        published = timers.published
         game = await h.game()
         if game.current_player == bot:
-            await h.api.wait_for(lambda c: c.is_("editMessageText"), timeout=2)
-            await h.settle()
-            continue
+            await asyncio.wait_for(timers.wait_published(published + 1), timeout=30)
+            break
         mover = h.user(game.current_player)
         acts = await can_act(h, mover)
         assert acts is not None
         await h.act(mover, policy(acts) or "draw")
+    else:
+        raise AssertionError("the computer player never got a turn")
     await h.settle()
     log = await h.storage.log(await h.game_id())  # type: ignore[union-attr]
     assert any(e.actor == bot for e in log)
+    assert (await h.game()).current_player != bot
     assert h.r.t("ru", "bot-name", number=1) in (await h.table()).plain_text
