@@ -5,9 +5,9 @@ here), so a button keeps working after a restart and a press on an outdated hand
 The items only parse their custom id and hand the interaction to the `Controller`
 (`interaction.client.uno`): no game state lives here.
 
-Each item takes every id of its kind (`h:...`, `l:...`); one that does not parse as a key (forged,
-or a number out of range) is answered like a component of no kind at all
-(`Controller.on_unknown_component`), before anything reaches the service.
+Each item takes every id of its kind (`h:...`, `l:...`) and `dispatch`es it by its parsed key;
+one that does not parse (forged, or a number out of range) is answered like a component of no
+kind at all (`Controller.on_unknown_component`), before anything reaches the service.
 """
 
 from __future__ import annotations
@@ -69,9 +69,35 @@ def controller(interaction: discord.Interaction[Any]) -> Controller:
     return cast("Controller", interaction.client.uno)
 
 
-def _values(item: ui.Item[Any]) -> list[str]:
-    """The options chosen in a select menu (none for a button that carries a menu's id)."""
-    return list(item.values) if isinstance(item, ui.Select) else []
+async def dispatch(
+    interaction: discord.Interaction[Any], key: Key | None, item: ui.Item[Any]
+) -> None:
+    """Hand a pressed component to the Controller by its key; a key that did not parse (or a
+    key on a component of the wrong type) is answered as stale."""
+    c = controller(interaction)
+    values = list(item.values) if isinstance(item, ui.Select) else None
+    if isinstance(key, HandMenuKey):
+        key = key.choose(values[0]) if values else None
+    if isinstance(key, CardsKey):
+        await c.on_my_cards(interaction, key.game)
+    elif isinstance(key, LobbyKey):
+        await c.on_lobby_button(interaction, key.game, key.op)
+    elif isinstance(key, HandKey):
+        await c.on_hand(interaction, key)
+    elif isinstance(key, RematchKey):
+        await c.on_rematch(interaction, key.game)
+    elif (
+        isinstance(key, SettingKey)
+        and key.setting in SETTINGS_MENUS
+        and not key.value
+        and values is not None
+    ):
+        if values:
+            await c.on_settings_menu(interaction, key.setting, values[0])
+        else:
+            await interaction.response.defer()
+    else:
+        await c.on_unknown_component(interaction)
 
 
 class MyCardsButton(ui.DynamicItem[ui.Button[Any]], template=r"t:.*"):
@@ -85,11 +111,7 @@ class MyCardsButton(ui.DynamicItem[ui.Button[Any]], template=r"t:.*"):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        key = parse(self.custom_id)
-        if not isinstance(key, CardsKey):
-            await controller(interaction).on_unknown_component(interaction)
-            return
-        await controller(interaction).on_my_cards(interaction, key.game)
+        await dispatch(interaction, parse(self.custom_id), self.item)
 
 
 class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"l:.*"):
@@ -103,11 +125,7 @@ class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"l:.*"):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        key = parse(self.custom_id)
-        if not isinstance(key, LobbyKey):
-            await controller(interaction).on_unknown_component(interaction)
-            return
-        await controller(interaction).on_lobby_button(interaction, key.game, key.op)
+        await dispatch(interaction, parse(self.custom_id), self.item)
 
 
 class HandButton(ui.DynamicItem[ui.Button[Any]], template=r"h:.*"):
@@ -121,11 +139,7 @@ class HandButton(ui.DynamicItem[ui.Button[Any]], template=r"h:.*"):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        key = parse(self.custom_id)
-        if not isinstance(key, HandKey):
-            await controller(interaction).on_unknown_component(interaction)
-            return
-        await controller(interaction).on_hand(interaction, key)
+        await dispatch(interaction, parse(self.custom_id), self.item)
 
 
 class HandMenu(ui.DynamicItem[ui.Select[Any]], template=r"hm:.*"):
@@ -139,13 +153,7 @@ class HandMenu(ui.DynamicItem[ui.Select[Any]], template=r"hm:.*"):
         return cls(cast("ui.Select[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        menu = parse(self.custom_id)
-        values = _values(self.item)
-        key = menu.choose(values[0]) if isinstance(menu, HandMenuKey) and values else None
-        if key is None:
-            await controller(interaction).on_unknown_component(interaction)
-            return
-        await controller(interaction).on_hand(interaction, key)
+        await dispatch(interaction, parse(self.custom_id), self.item)
 
 
 class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=r"s:.*"):
@@ -159,17 +167,7 @@ class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=r"s:.*"):
         return cls(cast("ui.Select[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        key = parse(self.custom_id)
-        valid = isinstance(key, SettingKey) and key.setting in SETTINGS_MENUS and not key.value
-        if not valid or not isinstance(self.item, ui.Select):
-            await controller(interaction).on_unknown_component(interaction)
-            return
-        assert isinstance(key, SettingKey)
-        values = self.item.values
-        if not values:
-            await interaction.response.defer()
-            return
-        await controller(interaction).on_settings_menu(interaction, key.setting, values[0])
+        await dispatch(interaction, parse(self.custom_id), self.item)
 
 
 class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"r:.*"):
@@ -183,11 +181,22 @@ class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"r:.*"):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        key = parse(self.custom_id)
-        if not isinstance(key, RematchKey):
-            await controller(interaction).on_unknown_component(interaction)
-            return
-        await controller(interaction).on_rematch(interaction, key.game)
+        await dispatch(interaction, parse(self.custom_id), self.item)
+
+
+class Legacy(ui.DynamicItem[ui.Item[Any]], template=r"uno:.*"):
+    """A component sent before the shared grammar (`uno:<key>`): a running game's table and
+    lobby keep working across the upgrade; keys of the old hand menus (`wild:`, `page:`) are
+    refused like any outdated press, with a fresh hand."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, parse(self.custom_id[len("uno:") :]), self.item)
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
@@ -197,6 +206,7 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     HandMenu,
     SettingsMenu,
     RematchButton,
+    Legacy,
 )
 
 

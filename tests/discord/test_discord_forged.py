@@ -28,6 +28,7 @@ from tests.discord.fake_discord import (
 from tests.discord.test_discord_bot import (
     RENDERER,
     Table,
+    hand_keys,
     hand_version,
     table_factory,
     versions_now,
@@ -39,7 +40,7 @@ JSON = dict[str, Any]
 FORGED_BUTTONS = (
     "uno:zzz",
     "garbage",
-    "uno:t:1",
+    "uno:t:abc",
     "t:abc",
     "l:1:explode",
     "h:1:2:",
@@ -89,7 +90,8 @@ def test_each_kind_of_key_is_taken_by_its_item_and_nothing_else_is() -> None:
     kind are the listener's."""
     assert is_ours(table_id(7)) and is_ours("h:1:2:play r7") and is_ours("s:lang")
     assert is_ours(f"h:{2**63}:0:draw") and is_ours("t:abc")
-    for custom_id in ("uno:zzz", "garbage", "uno:t:1", "xt:1", "", "t:1\n"):
+    assert is_ours("uno:t:1") and is_ours("uno:zzz")  # the ids of before the shared grammar
+    for custom_id in ("garbage", "xt:1", "", "t:1\n", "UNO:t:1"):
         assert not is_ours(custom_id), custom_id
 
 
@@ -210,5 +212,30 @@ async def test_ids_at_the_limit_reach_the_service_and_beyond_it_do_not(
                 handle = await t.click(anya, hand, custom_id, snapshot=forged(hand, custom_id))
                 assert handle.text == stale_text(t, "ru"), custom_id
         assert max(calls.ints()) == 2**63 - 1
+        assert await state(t) == before
+        t.assert_clean()
+
+
+async def test_the_components_of_before_the_shared_grammar_keep_working(
+    make_table: Callable[..., Any],
+) -> None:
+    """A table sent before the upgrade (`uno:t:<game>`) still opens the hand; an old hand's
+    menu key is refused with a fresh hand, nothing else."""
+    async with make_table() as t:
+        anya, borya, *_ = t.users
+        await t.started(anya, borya)
+        table = await t.table_message()
+        mover = anya if (await t.game()).current_player == t.uid(anya) else borya
+        old = "uno:t:1"
+        handle = await t.click(mover, table, old, snapshot=forged(table, old))
+        assert handle.original is not None and handle.original.is_ephemeral
+        assert stale_text(t, "ru") not in handle.text
+        assert "draw" in hand_keys(handle.original)
+        before = await state(t)
+        hand = handle.original
+        version = hand_version(hand)
+        legacy = f"uno:h:1:{version}:wild:wild4"
+        handle = await t.click(mover, hand, legacy, snapshot=forged(hand, legacy))
+        assert handle.original_id == hand.id
         assert await state(t) == before
         t.assert_clean()
