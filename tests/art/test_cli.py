@@ -1,0 +1,35 @@
+"""`python -m bot cards --out DIR` writes every picture and says how many."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.art import sticker_png
+from core.cards import ALL_CARDS, Card
+from tests.art.pictures import decode
+
+
+def test_cards_command_writes_every_picture(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["cards", "--out", str(tmp_path), "--lang", "uk"]) == 0
+    expected = {f"{c.text}.png" for c in ALL_CARDS} | {f"{c.text}-dimmed.png" for c in ALL_CARDS}
+    expected |= {"back.png", "sheet.png"}
+    written = {p.name for p in (tmp_path / "uk").iterdir()}
+    assert written == expected
+    assert capsys.readouterr().out.strip() == f"wrote {len(expected)} files to {tmp_path}"
+    assert (tmp_path / "uk" / "r7.png").read_bytes() == sticker_png(Card.parse("r7"), lang="uk")
+    assert (tmp_path / "uk" / "r7-dimmed.png").read_bytes() != sticker_png(Card.parse("r7"))
+    sheet = decode((tmp_path / "uk" / "sheet.png").read_bytes())
+    assert sheet.width > sheet.height > 500
+    assert (tmp_path / "uk" / "sheet.png").stat().st_size < 300 * 1024
+
+
+def test_cards_command_needs_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["cards"])
+    assert exit_.value.code == 2
+    assert "--out" in capsys.readouterr().err
