@@ -1,10 +1,10 @@
 """Our own card art, drawn by code with Pillow: every face, a dimmed variant, the back.
 
 The functions take a `core.cards.Card` and give PNG bytes: `sticker_png` for Telegram stickers,
-`emoji_png` for Discord emoji, `card_png` at any height, `back_png`, `contact_sheet_png`. A
-colored card carries its color's letter, which comes from the locale and differs between
-languages for red, so the faces take a `lang` (the back and the wild cards are the same in
-every language).
+`emoji_png` for Discord emoji, `card_png` at any height, `back_png`, `contact_sheet_png`;
+`picture_name` names a picture (a file, a Discord emoji). A colored card carries its color's
+letter, which comes from the locale and differs between languages for red, so the faces take a
+`lang` (the back and the wild cards are the same in every language).
 """
 
 from bot.art.export import (
@@ -17,6 +17,7 @@ from bot.art.export import (
     contact_sheet_png,
     emoji_image,
     emoji_png,
+    picture_name,
     sticker_png,
 )
 
@@ -30,5 +31,6 @@ __all__ = [
     "contact_sheet_png",
     "emoji_image",
     "emoji_png",
+    "picture_name",
     "sticker_png",
 ]

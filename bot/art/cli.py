@@ -1,8 +1,8 @@
 """`python -m bot cards --out DIR`: every card picture as files, for a look or a manual upload.
 
 For each language (the color letters differ): every face as a sticker and dimmed, the back and
-the contact sheet, in `DIR/<lang>/` named by the engine's card notation (`r7.png`,
-`r7-dimmed.png`, `wild4.png`, `back.png`, `sheet.png`).
+the contact sheet, in `DIR/<lang>/` named by `picture_name` (`r7.png`, `r7_dimmed.png`,
+`yplus2.png`, `wild4.png`, `back.png`) and `sheet.png`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.art.export import back_png, contact_sheet_png, sticker_png
+from bot.art.export import back_png, contact_sheet_png, picture_name, sticker_png
 from bot.i18n import LANGS
 from core.cards import ALL_CARDS
 
@@ -21,9 +21,10 @@ def write_cards(out: Path, langs: tuple[str, ...] = LANGS) -> int:
     for lang in langs:
         folder = out / lang
         for card in ALL_CARDS:
-            files[folder / f"{card.text}.png"] = sticker_png(card, lang=lang)
-            files[folder / f"{card.text}-dimmed.png"] = sticker_png(card, dimmed=True, lang=lang)
-        files[folder / "back.png"] = back_png()
+            for dimmed in (False, True):
+                name = picture_name(card, dimmed)
+                files[folder / f"{name}.png"] = sticker_png(card, dimmed=dimmed, lang=lang)
+        files[folder / f"{picture_name(None)}.png"] = back_png()
         files[folder / "sheet.png"] = contact_sheet_png(lang)
     for path, data in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -30,6 +30,16 @@ DIM_SATURATION = 0.2
 DIM_BRIGHTNESS = 0.5
 
 
+def picture_name(card: Card | None, dimmed: bool = False) -> str:
+    """A name for a card's picture: `r7`, `yplus2`, `wild4`, `back`, `r7_dimmed`.
+
+    Letters, digits and `_` only, at most 32 characters: a file name anywhere, and a valid
+    Discord emoji name.
+    """
+    name = "back" if card is None else card.text.replace("+", "plus")
+    return f"{name}_dimmed" if dimmed else name
+
+
 def card_image(
     card: Card | None, *, dimmed: bool = False, size: int = STICKER_SIZE, lang: str = DEFAULT_LANG
 ) -> Image.Image:

@@ -73,7 +73,7 @@ class Box:
 MARK_PILL = Box(548, 88, 922, 300)
 MARK_SHAPE = Box(592, 128, 724, 260)
 MARK_LETTER = Box(760, 132, 868, 256)
-_INDEX = Place(170, 196, 240)
+_INDEX = Place(182, 196, 236)
 
 
 def card_size(height: int) -> tuple[int, int]:
@@ -167,6 +167,7 @@ class _Painter:
         self.field(BACK_FIELD, bands=(-520.0, 0.0, 520.0))
         plate = self.place(*_CENTER, 800)
         self.glyph((glyphs.Disc((0, 0), 440),), plate, WHITE, INK, 14, mix(BACK_FIELD, INK, 0.6))
+        # The shapes where the wild cards' wheel has them, around the plate.
         for color, (dx, dy) in zip(glyphs.WHEEL_ORDER, glyphs.WHEEL_SPOTS, strict=True):
             shape = self.place(_CENTER[0] + dx, _CENTER[1] + dy, 240)
             glyphs.paint(self.draw, glyphs.SHAPES[color], shape, INK, grow=self.px(14))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.art import sticker_png
+from bot.art import picture_name, sticker_png
 from core.cards import ALL_CARDS, Card
 from tests.art.pictures import decode
 
@@ -16,13 +16,14 @@ def test_cards_command_writes_every_picture(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["cards", "--out", str(tmp_path), "--lang", "uk"]) == 0
-    expected = {f"{c.text}.png" for c in ALL_CARDS} | {f"{c.text}-dimmed.png" for c in ALL_CARDS}
+    expected = {f"{picture_name(c, d)}.png" for c in ALL_CARDS for d in (False, True)}
     expected |= {"back.png", "sheet.png"}
+    assert {"r7.png", "r7_dimmed.png", "yplus2.png", "wild4_dimmed.png"} <= expected
     written = {p.name for p in (tmp_path / "uk").iterdir()}
     assert written == expected
     assert capsys.readouterr().out.strip() == f"wrote {len(expected)} files to {tmp_path}"
     assert (tmp_path / "uk" / "r7.png").read_bytes() == sticker_png(Card.parse("r7"), lang="uk")
-    assert (tmp_path / "uk" / "r7-dimmed.png").read_bytes() != sticker_png(Card.parse("r7"))
+    assert (tmp_path / "uk" / "r7_dimmed.png").read_bytes() != sticker_png(Card.parse("r7"))
     sheet = decode((tmp_path / "uk" / "sheet.png").read_bytes())
     assert sheet.width > sheet.height > 500
     assert (tmp_path / "uk" / "sheet.png").stat().st_size < 300 * 1024

@@ -8,10 +8,10 @@ import itertools
 import pytest
 from PIL import Image, ImageChops
 
-from bot.art import STICKER_SIZE, face
+from bot.art import EMOJI_SIZE, STICKER_SIZE, face
 from bot.i18n import LANGS, get_i18n
 from core.cards import ALL_CARDS, COLORS, Color
-from tests.art.pictures import decode, stickers
+from tests.art.pictures import decode, emojis, stickers
 
 # What each shape of the texts (message color-<name>-shape) looks like as pixels.
 SHAPE_NAMES = {
@@ -75,6 +75,18 @@ def test_every_colored_card_shows_its_colors_shape(lang: str, dimmed: bool) -> N
             continue
         image = decode(pictures[card, dimmed])
         assert _classify(_ink(image, face.MARK_SHAPE)) == _expected_shape(card.color, lang), card
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_shape_still_reads_on_a_128_px_emoji(lang: str) -> None:
+    width = face.card_size(EMOJI_SIZE)[0]
+    left = (EMOJI_SIZE - width) // 2
+    for card, data in emojis(lang).items():
+        if card.color is None:
+            continue
+        picture = decode(data).crop((left, 0, left + width, EMOJI_SIZE))
+        mark = _ink(picture, face.MARK_SHAPE, EMOJI_SIZE)
+        assert _classify(mark) == _expected_shape(card.color, lang), card
 
 
 def test_the_four_marks_differ_in_shape_not_only_in_color() -> None:

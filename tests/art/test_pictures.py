@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import struct
 import subprocess
 import sys
@@ -12,7 +13,15 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.art import EMOJI_SIZE, STICKER_SIZE, card_png, emoji_png, face, sticker_png
+from bot.art import (
+    EMOJI_SIZE,
+    STICKER_SIZE,
+    card_png,
+    emoji_png,
+    face,
+    picture_name,
+    sticker_png,
+)
 from bot.art.palette import CARD_COLORS, INK, WHITE, contrast
 from bot.i18n import LANGS
 from core.cards import ALL_CARDS, Card
@@ -133,6 +142,7 @@ def test_the_same_bytes_on_every_render() -> None:
 
 _HASH_SCRIPT = """
 import hashlib
+import re
 from bot.art import back_png, emoji_png, sticker_png
 from core.cards import Card
 for text in ("r7", "y+2", "wild4", "creeper"):
@@ -161,6 +171,13 @@ def test_wild_cards_and_the_back_are_the_same_in_every_language() -> None:
     for card in FACES:
         if card is None or card.color is None:
             assert ru[card, False] == uk[card, False], card
+
+
+def test_picture_names_are_distinct_file_and_discord_emoji_names() -> None:
+    names = [picture_name(card, dimmed) for card in FACES for dimmed in (False, True)]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert re.fullmatch(r"[A-Za-z0-9_]{2,32}", name), name
 
 
 def test_any_height() -> None:
