@@ -98,32 +98,33 @@ def emoji_png(card: Card | None, *, dimmed: bool = False, lang: str = DEFAULT_LA
     return png_bytes(emoji_image(card, dimmed=dimmed, lang=lang))
 
 
+# The contact sheet's last row after the wild cards and the back: some cards dimmed.
+_SHEET_DIMMED = ("r7", "y7", "g7", "b7", "rskip", "wild4")
+
+Cell = tuple[Card | None, bool] | None  # a card (None: the back) and whether dimmed; None: empty
+
+
 def contact_sheet_image(lang: str = DEFAULT_LANG) -> Image.Image:
-    """Every face by color, then the wild cards and the back, then a row of dimmed cards."""
-    rows: list[list[tuple[Card | None, bool]]] = [
+    """Every face by color, then the wild cards and the back, then a few dimmed cards."""
+    rows: list[list[Cell]] = [
         [(c, False) for c in ALL_CARDS if c.color is color] for color in COLORS
     ]
-    wilds = [c for c in ALL_CARDS if c.is_wild]
-    rows.append([*((c, False) for c in wilds), (None, False)])
-    dimmed = [next(c for c in ALL_CARDS if c.color is color and c.number == 7) for color in COLORS]
-    dimmed += [next(c for c in ALL_CARDS if c.color is COLORS[0] and not c.number), wilds[1]]
-    rows[-1] += [(c, True) for c in dimmed]
-    # The dimmed cards start after a gap in the last row.
-    gap_after = len(wilds) + 1
+    last: list[Cell] = [(c, False) for c in ALL_CARDS if c.is_wild]
+    last += [(None, False), None]
+    last += [(Card.parse(text), True) for text in _SHEET_DIMMED]
+    rows.append(last)
 
     width, height = face.card_size(SHEET_CARD_HEIGHT)
     pad = 14
-    columns = max(*(len(r) for r in rows[:-1]), len(rows[-1]) + 1)
-    sheet = Image.new(
-        "RGB",
-        (pad + columns * (width + pad), pad + len(rows) * (height + pad)),
-        SHEET_BACKGROUND,
-    )
+    columns = max(len(row) for row in rows)
+    size = (pad + columns * (width + pad), pad + len(rows) * (height + pad))
+    sheet = Image.new("RGB", size, SHEET_BACKGROUND)
     for y, row in enumerate(rows):
-        for x, (card, is_dimmed) in enumerate(row):
-            column = x + 1 if y == len(rows) - 1 and x >= gap_after else x
-            picture = card_image(card, dimmed=is_dimmed, size=SHEET_CARD_HEIGHT, lang=lang)
-            sheet.paste(picture, (pad + column * (width + pad), pad + y * (height + pad)), picture)
+        for x, cell in enumerate(row):
+            if cell is not None:
+                card, dimmed = cell
+                picture = card_image(card, dimmed=dimmed, size=SHEET_CARD_HEIGHT, lang=lang)
+                sheet.paste(picture, (pad + x * (width + pad), pad + y * (height + pad)), picture)
     return sheet
 
 

@@ -167,7 +167,7 @@ class _Painter:
         self.field(BACK_FIELD, bands=(-520.0, 0.0, 520.0))
         plate = self.place(*_CENTER, 800)
         self.glyph((glyphs.Disc((0, 0), 440),), plate, WHITE, INK, 14, mix(BACK_FIELD, INK, 0.6))
-        # The shapes where the wild cards' wheel has them, around the plate.
+        # On the plate, the four shapes in their colors, placed as on the wild cards' wheel.
         for color, (dx, dy) in zip(glyphs.WHEEL_ORDER, glyphs.WHEEL_SPOTS, strict=True):
             shape = self.place(_CENTER[0] + dx, _CENTER[1] + dy, 240)
             glyphs.paint(self.draw, glyphs.SHAPES[color], shape, INK, grow=self.px(14))
