@@ -34,3 +34,12 @@ def test_cards_command_needs_a_folder(capsys: pytest.CaptureFixture[str]) -> Non
         main(["cards"])
     assert exit_.value.code == 2
     assert "--out" in capsys.readouterr().err
+
+
+def test_the_readme_shows_a_small_contact_sheet() -> None:
+    root = Path(__file__).resolve().parents[2]
+    sheet = root / "docs" / "cards.png"
+    assert "![cards](docs/cards.png)" in (root / "README.md").read_text(encoding="utf-8")
+    assert sheet.stat().st_size < 300 * 1024
+    image = decode(sheet.read_bytes())
+    assert image.format == "PNG" and image.width > image.height > 500
