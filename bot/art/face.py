@@ -1,8 +1,8 @@
 """The layout of a card: where the field, the symbols, the corner index and the color mark go.
 
 Cards are laid out in units on a 1000 x 1550 card (the proportions of a real playing card),
-painted once at `MASTER_HEIGHT` pixels (Pillow's polygons have no anti-aliasing, so the picture
-is drawn large and scaled down) and then resized to the size asked for.
+painted at twice the height asked for and at least `MASTER_HEIGHT` pixels, then scaled down:
+Pillow's polygons have no anti-aliasing, and scaling down smooths their edges.
 
 A colored card: its color as the field with a lighter diagonal band, the number or symbol big in
 the middle (white, with a dark outline so that it reads on every color), a small index at the
