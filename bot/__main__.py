@@ -64,6 +64,12 @@ async def run_chats(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["cards"]:  # `python -m bot cards --out DIR`: the card pictures (bot.art)
+        from bot.art.cli import main as cards_main
+
+        return cards_main(argv[1:])
     args = parse_args(argv)
     settings = Settings()
     logging.basicConfig(
