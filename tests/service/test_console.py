@@ -85,6 +85,7 @@ async def test_console_prints_a_timers_notice(tmp_path: Path, renderer: Renderer
         clock.advance(601)
         for out in await service.run_due(math.inf):  # as the console's loop runs the timers
             table.show(out)
+        table.flush()
     finally:
         await storage.close()
     assert lines == ["• " + renderer.t("uk", "info-lobby-expired", minutes=10)]
@@ -96,9 +97,9 @@ def test_make_run_without_tokens_plays_in_the_console(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bot", "--bots", "1", "--preset", "house"],
         cwd=tmp_path,
-        # "0" waits out of turn and is refused (then "1" taken) in turn; after the match it
-        # declines the rematch, unless the previous answer was a "0" (then one more match).
-        input="1\n0\n" * 2000,
+        # "1" plays the first choice (and a wild's first color); "0" waits out of turn and is
+        # refused in turn. After the match "0" declines the rematch, "1" plays one more.
+        input="1\n1\n0\n" * 3000,
         capture_output=True,
         text=True,
         env={**env, "PYTHONPATH": str(ROOT)},
