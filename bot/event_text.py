@@ -4,8 +4,8 @@ Privacy follows core.events: `CardsDrawn.cards` are shown only to the drawer (ev
 the count), and `HandRevealed` only to its `viewer`. Every event type has a line; None means
 "nothing for this viewer". Score lists (round and match results) name the leader first, as the
 match's scoring counts: the caller passes that scoring, because the events do not carry it.
-`event_lines` renders several events at once and says the final score once: a round that ends
-the match names its winner only, and the match's result carries the score.
+`event_lines` renders several events at once; with `score_once` a round that ends the match
+names its winner only, and the match's result that follows carries the final score.
 """
 
 from __future__ import annotations
@@ -165,14 +165,16 @@ def event_lines(
     *,
     scoring: Scoring,
     colorblind: bool = False,
+    score_once: bool = False,
 ) -> list[str]:
-    """The lines of several events in order (see `event_text`), with the final score said once:
-    a round's result directly followed by the match's result leaves its score list out."""
+    """The lines of several events in order (see `event_text`); with `score_once`, a round's
+    result directly followed by the match's result leaves its score list out."""
     listed = list(events)
     lines = []
     for i, event in enumerate(listed):
         last_round = (
-            isinstance(event, ev.RoundEnded)
+            score_once
+            and isinstance(event, ev.RoundEnded)
             and i + 1 < len(listed)
             and isinstance(listed[i + 1], ev.GameEnded)
         )

@@ -285,8 +285,10 @@ class Renderer:
         viewer: str | None = None,
         *,
         scoring: Scoring,
+        score_once: bool = False,
     ) -> list[str]:
-        """The lines of several events, the final score said once (`bot.event_text`)."""
+        """The lines of several events (`bot.event_text.event_lines`): with `score_once`, where
+        they are read one after another, a match's final score is said once, not twice."""
         return event_lines(
             self.i18n,
             lang,
@@ -295,6 +297,7 @@ class Renderer:
             viewer,
             scoring=scoring,
             colorblind=colorblind,
+            score_once=score_once,
         )
 
     def notice(self, lang: str, notice: Notice) -> str:

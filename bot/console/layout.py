@@ -47,14 +47,18 @@ def flow(items: Sequence[str], columns: int = COLUMNS, indent: str = "") -> list
 
 
 def grid(items: Sequence[str], columns: int = COLUMNS) -> list[str]:
-    """The items in aligned columns, as many a line as fit in `columns`, row by row."""
-    if not items:
+    """The items row by row in aligned columns, as many columns as fit in `columns` (each
+    column as wide as its widest item, like `ls`)."""
+    count = len(items)
+    for per_line in range(count, 0, -1):
+        widths = [max(width(items[i]) for i in range(c, count, per_line)) for c in range(per_line)]
+        if sum(widths) + len(GAP) * (per_line - 1) <= columns or per_line == 1:
+            break
+    else:
         return []
-    cell = max(width(item) for item in items) + len(GAP)
-    per_line = max(1, (columns + len(GAP)) // cell)
     lines = []
-    for start in range(0, len(items), per_line):
+    for start in range(0, count, per_line):
         row = items[start : start + per_line]
-        padded = [item + " " * (cell - width(item)) for item in row[:-1]] + [row[-1]]
-        lines.append("".join(padded))
+        cells = [item + " " * (widths[i] - width(item)) + GAP for i, item in enumerate(row)]
+        lines.append("".join(cells).rstrip())
     return lines

@@ -264,6 +264,7 @@ class ConsoleTable:
             colorblind,
             viewer=self.user.id,
             scoring=out.scoring,
+            score_once=True,
         )
         texts += [self.r.notice(out.lang, notice) for notice in out.notices]
         self._moves.extend("• " + text for text in texts)

@@ -27,7 +27,7 @@ cmd-rules = Показати правила
 cmd-stats = Статистика гравців
 cmd-help = Як грати
 cmd-uno = Сказати «УНО!» або впіймати того, хто забув
-cmd-challenge = Перевірити «Візьми чотири» на блеф
+cmd-challenge = Перевірити «+4» на блеф
 
 cmd-new-name = нова
 cmd-rematch-name = реванш

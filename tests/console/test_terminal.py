@@ -1,0 +1,183 @@
+"""`make run` without a token, typed at as a person would, in an 80x24 pseudo-terminal."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from bot.console.layout import width
+from tests.console.conftest import (
+    BACK_PROMPT,
+    PROMPT,
+    TURN_PROMPT,
+    Spawn,
+    active_rules,
+    console_db,
+    saved_match,
+    screen_lines,
+)
+
+ENGLISH = re.compile(r"[A-Za-z]{2,}")
+
+
+def finish(child: pexpect.spawn) -> str:
+    """Wait for the process to end; what it printed last."""
+    child.expect(pexpect.EOF)
+    rest = child.before
+    child.close()
+    return rest
+
+
+# ------------------------------------------------------------------------------ a saved match
+
+
+async def test_a_saved_match_is_not_replaced_silently(tmp_path: Path, spawn: Spawn) -> None:
+    db = console_db(tmp_path)
+    await saved_match(db, lang="ru", preset="classic")
+    child = spawn("--lang", "uk", "--preset", "house")
+    child.expect(TURN_PROMPT)
+    question = child.before
+    assert "Є незавершена партія: Класика, 3 роботи, раунд 1." in question
+    assert "1. ▶️ Продовжити її" in question
+    assert "2. 🆕 Почати нову: Домашні правила, 3 роботи" in question
+    child.sendline("1")  # continue: the classic match, now at a Ukrainian table
+    child.expect(TURN_PROMPT)
+    turn = child.before
+    assert "Продовжуємо збережену партію" in turn
+    assert "Гравець — " in turn and "Игрок" not in turn  # the name follows the table's language
+    child.sendline("q")
+    assert "Партію збережено" in finish(child)
+    assert child.exitstatus == 0
+    assert (await active_rules(db)).preset_name() == "classic"
+
+    child = spawn("--preset", "house")  # afresh this time
+    child.expect(TURN_PROMPT)
+    assert "Є незавершена партія" in child.before
+    child.sendline("2")
+    child.expect(TURN_PROMPT)
+    assert "Роздає" in child.before  # a new deal
+    child.sendline("q")
+    finish(child)
+    assert (await active_rules(db)).preset_name() == "house"
+
+
+async def test_new_starts_afresh_without_asking(tmp_path: Path, spawn: Spawn) -> None:
+    db = console_db(tmp_path)
+    await saved_match(db)
+    child = spawn("--new", "--preset", "minecraft")
+    child.expect(TURN_PROMPT)
+    assert "незаконченная" not in child.before and "Раздаёт" in child.before
+    child.sendline("q")
+    assert "Партия сохранена" in finish(child)
+    assert (await active_rules(db)).preset_name() == "minecraft"
+
+
+# ------------------------------------------------------------------------------ bad arguments
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--bots", "0"], "Роботов может быть от 1 до 9, а указано «0»."),
+        (["--bots", "12"], "Роботов может быть от 1 до 9, а указано «12»."),
+        (["--lang", "uk", "--bots", "12"], "Роботів може бути від 1 до 9, а вказано «12»."),
+        (["--preset", "party"], "Набора правил «party» нет; есть classic, house, minecraft."),
+        (["--lang", "en"], "Языка «en» нет; есть ru, uk."),
+        (["--bots"], "Аргумент --bots задан неверно."),
+        (["--robots", "3"], "Такого аргумента нет: --robots 3."),
+    ],
+)
+def test_a_bad_argument_is_one_localized_line(spawn: Spawn, args: list[str], said: str) -> None:
+    child = spawn(*args)
+    lines = [line for line in screen_lines(finish(child)) if line.strip()]
+    assert child.exitstatus == 2
+    assert len(lines) == 1 and lines[0].startswith(said), lines
+    assert "Traceback" not in lines[0]
+
+
+# ------------------------------------------------------------------------------ a wild card
+
+
+async def test_the_color_prompt_has_a_title_named_colors_and_a_way_back(
+    tmp_path: Path, spawn: Spawn
+) -> None:
+    await saved_match(console_db(tmp_path), wild=True)
+    child = spawn()
+    child.expect(TURN_PROMPT)
+    child.sendline("1")  # continue the saved match
+    child.expect(TURN_PROMPT)
+    wild = re.search(r"(\d+)\. 🌈", child.before)
+    assert wild is not None, child.before
+    for answer in ("q", "0"):  # both go back to the same choices, and the game goes on
+        child.sendline(wild[1])
+        child.expect(BACK_PROMPT)
+        step = child.before
+        assert "🎨 Выберите цвет для карты 🌈" in step
+        for item in ("1. 🟥 красный", "2. 🟨 жёлтый", "3. 🟩 зелёный", "4. 🟦 синий", "0. ↩️ Назад"):
+            assert item in step
+        child.sendline(answer)
+        child.expect(TURN_PROMPT)
+        assert f"{wild[1]}. 🌈" in child.before  # the choices again
+        assert child.isalive()
+    child.sendline(wild[1])
+    child.expect(BACK_PROMPT)
+    child.sendline("2")
+    child.expect(PROMPT)
+    assert "заказывает жёлтый" in child.before
+    child.sendline("q")
+    finish(child)
+
+
+# ------------------------------------------------------------------------------ leaving
+
+
+def test_ctrl_c_leaves_at_once_and_says_the_match_is_saved(spawn: Spawn) -> None:
+    child = spawn()
+    child.expect(TURN_PROMPT)
+    child.sendintr()
+    child.expect("Партия сохранена", timeout=10)  # no Enter needed
+    finish(child)
+    assert child.signalstatus is None and child.exitstatus == 130
+
+
+@pytest.mark.parametrize("leave", ["ctrl-d", "q"])
+def test_ctrl_d_and_q_say_the_match_is_saved(spawn: Spawn, leave: str) -> None:
+    child = spawn("--lang", "uk")
+    child.expect(TURN_PROMPT)
+    if leave == "q":
+        child.sendline("q")
+    else:
+        child.sendeof()
+    assert "💾 Партію збережено" in finish(child)
+    assert child.exitstatus == 0
+
+
+# ------------------------------------------------------------------------------ a turn
+
+
+def test_a_full_turn_fits_an_80_by_24_terminal(spawn: Spawn) -> None:
+    child = spawn("--bots", "3")
+    child.expect(TURN_PROMPT)
+    first = child.before + child.after
+    assert not ENGLISH.search(first.replace("q —", "")), first  # no log line in English
+    for _ in range(3):  # a few turns, each a full screen: moves, table, hand, choices
+        choices = re.findall(r"(\d+)\. ", child.before)
+        child.sendline(choices[0] if choices else "1")
+        index = child.expect([BACK_PROMPT, TURN_PROMPT])
+        if index == 0:  # a wild card: its color first
+            child.sendline("1")
+            child.expect(TURN_PROMPT)
+        screen = screen_lines(child.before + child.after)[1:]  # after the typed answer's line
+        assert len(screen) <= 24, "\n".join(screen)
+        assert max(width(line) for line in screen) <= 80, "\n".join(screen)
+        assert screen[-1].endswith("q — выход): ")
+        text = "\n".join(screen)
+        assert text.count("🃏 Ваши карты") == 1 and text.count("🎴 УНО") == 1
+        assert len(set(line for line in screen if line.startswith("• "))) == len(
+            [line for line in screen if line.startswith("• ")]
+        )  # no line said twice
+    child.sendline("q")
+    finish(child)
