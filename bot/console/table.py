@@ -121,6 +121,7 @@ class ConsoleTable:
         self.columns = columns
         self.user = self._player(self.lang)
         self.in_match = False  # a match is running: leaving keeps it saved
+        self.colorblind_on = bool(colorblind)  # the table's mode, as last seen
         self._moves: list[str] = []  # what happened since the player last chose
 
     def _player(self, lang: str) -> User:
@@ -190,6 +191,7 @@ class ConsoleTable:
             changes.append(("colorblind", "on" if self.colorblind else "off"))
         for key, value in changes:
             await self.service.change_setting(CHAT, self.user, key, value, **admin)
+        self.colorblind_on = (await self.service.settings(CHAT)).colorblind
         current = await self.service.table(CHAT)
         saved = current.table
         if saved is not None and saved.status == "running":
@@ -256,7 +258,9 @@ class ConsoleTable:
         """Note an outcome's lines (a refusal, the events, the notices) for the next screen."""
         if out.error is not None:
             self._moves.append("⚠️ " + self.r.notice(out.lang, out.error))
-        colorblind = out.table.colorblind if out.table is not None else bool(self.colorblind)
+        if out.table is not None:
+            self.colorblind_on = out.table.colorblind
+        colorblind = self.colorblind_on
         texts = self.r.events(
             out.lang,
             out.events,

@@ -181,3 +181,38 @@ def test_a_full_turn_fits_an_80_by_24_terminal(spawn: Spawn) -> None:
         )  # no line said twice
     child.sendline("q")
     finish(child)
+
+
+# ------------------------------------------------------------------------------ color-blind mode
+
+MARKED = re.compile(r"🟥▲К|🟨●Ж|🟩■З|🟦◆С")
+UNMARKED = re.compile(r"(🟥|🟨|🟩|🟦)(?![▲●■◆])")
+
+
+def test_colorblind_marks_every_card_and_is_remembered(spawn: Spawn) -> None:
+    child = spawn("--colorblind")
+    child.expect(TURN_PROMPT)
+    screen = child.before
+    moves = [line for line in screen_lines(screen) if line.startswith("• ")]
+    assert any(MARKED.search(line) for line in moves)  # the move lines
+    hand = next(line for line in screen_lines(screen) if line.startswith("🃏"))
+    assert MARKED.search(hand)  # the hand
+    assert not UNMARKED.search(screen), screen  # and nowhere a color without its mark
+    child.sendline("q")
+    finish(child)
+
+    child = spawn()  # the table remembers the mode
+    child.expect(TURN_PROMPT)
+    child.sendline("1")
+    child.expect(TURN_PROMPT)
+    assert MARKED.search(child.before) and not UNMARKED.search(child.before)
+    child.sendline("q")
+    finish(child)
+
+    child = spawn("--no-colorblind")
+    child.expect(TURN_PROMPT)
+    child.sendline("1")
+    child.expect(TURN_PROMPT)
+    assert UNMARKED.search(child.before) and not MARKED.search(child.before)
+    child.sendline("q")
+    finish(child)

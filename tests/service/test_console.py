@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -38,9 +39,13 @@ async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> N
     finally:
         await storage.close()
     text = "\n".join(lines)
-    assert "Гру завершено" in text or "виграє гру" in text
+    assert "виграє гру" in text
     assert "Введіть число" in text  # the invalid answers were refused in Ukrainian
     assert len(prompts) > 10
+    # The final score is said once: the last round's line names its winner only.
+    [result] = [i for i, line in enumerate(lines) if "Підсумковий рахунок" in line]
+    assert "виграє раунд" in lines[result - 1] and "Рахунок" not in lines[result - 1]
+    assert all(a != b for a, b in itertools.pairwise(lines) if a.strip())
 
 
 async def test_console_offers_a_rematch_after_the_match(tmp_path: Path, renderer: Renderer) -> None:
