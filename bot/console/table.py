@@ -30,7 +30,7 @@ from core.rules import Rules
 CHAT = "console:local"
 HUMAN = "human"
 Ask = Callable[[str], Awaitable[str | None]]
-QUIT_WORDS = frozenset({"q", "quit", "exit", "й"})  # "й" is where "q" is on a Cyrillic layout
+QUIT_WORDS = frozenset({"q", "quit", "exit"})  # and the locale's `console-quit-keys`
 
 
 class StdinLines:
@@ -393,7 +393,8 @@ class ConsoleTable:
             if text is None:
                 self.say("")
                 return None
-            if text.strip().lower() in QUIT_WORDS:
+            keys = QUIT_WORDS | set(self.r.t(self.lang, "console-quit-keys").split())
+            if text.strip().lower() in keys:
                 return 0 if back else None
             try:
                 number = int(text.strip())

@@ -250,6 +250,8 @@ console-resumed = ▶️ Продолжаем сохранённую парти�
 console-again = Сыграть ещё раз с теми же соперниками?
 console-quit = 🚪 Выйти
 console-wait = ⏳ Ничего не делать — пусть ходят другие
+## What may be typed for `q` besides it (the key where q is on the keyboard's Cyrillic layout).
+console-quit-keys = й
 ## $low, $high: the numbers that may be typed.
 console-prompt = Ваш выбор ({ $low }–{ $high }, q — выход):{" "}
 console-prompt-back = Ваш выбор ({ $low }–{ $high }; 0 или q — назад):{" "}

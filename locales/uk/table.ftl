@@ -250,6 +250,8 @@ console-resumed = ▶️ Продовжуємо збережену партію.
 console-again = Зіграти ще раз із тими самими суперниками?
 console-quit = 🚪 Вийти
 console-wait = ⏳ Нічого не робити — хай ходять інші
+## What may be typed for `q` besides it (the key where q is on the keyboard's Cyrillic layout).
+console-quit-keys = й
 ## $low, $high: the numbers that may be typed.
 console-prompt = Ваш вибір ({ $low }–{ $high }, q — вихід):{" "}
 console-prompt-back = Ваш вибір ({ $low }–{ $high }; 0 або q — назад):{" "}

@@ -143,14 +143,14 @@ def test_ctrl_c_leaves_at_once_and_says_the_match_is_saved(spawn: Spawn) -> None
     assert child.signalstatus is None and child.exitstatus == 130
 
 
-@pytest.mark.parametrize("leave", ["ctrl-d", "q"])
+@pytest.mark.parametrize("leave", ["ctrl-d", "q", "й"])  # й: the q key on a Cyrillic layout
 def test_ctrl_d_and_q_say_the_match_is_saved(spawn: Spawn, leave: str) -> None:
     child = spawn("--lang", "uk")
     child.expect(TURN_PROMPT)
-    if leave == "q":
-        child.sendline("q")
-    else:
+    if leave == "ctrl-d":
         child.sendeof()
+    else:
+        child.sendline(leave)
     assert "💾 Партію збережено" in finish(child)
     assert child.exitstatus == 0
 
