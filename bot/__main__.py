@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.config import Settings
 from bot.i18n import LANGS, get_i18n, normalize_lang
@@ -59,16 +60,32 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     def t(key: str, **args: str | int) -> str:
         return i18n.t(lang, key, **args)
 
+    usage = t("console-help-usage")
+
+    class Formatter(argparse.HelpFormatter):
+        def add_usage(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["prefix"] = usage + " "
+            super().add_usage(*args, **kwargs)
+
     parser = _Parser(
-        prog="python -m bot", description=t("console-help"), allow_abbrev=False, exit_on_error=False
+        prog="python -m bot",
+        description=t("console-help"),
+        allow_abbrev=False,
+        exit_on_error=False,
+        add_help=False,
+        formatter_class=Formatter,
     )
+    parser._optionals.title = t("console-help-options")
+    parser.add_argument("-h", "--help", action="help", help=t("console-help-help"))
     parser.add_argument("--console", action="store_true", help=t("console-help-console"))
     parser.add_argument("--lang", metavar="{" + ",".join(LANGS) + "}", help=t("console-help-lang"))
     parser.add_argument(
         "--preset", metavar="{" + ",".join(PRESET_NAMES) + "}", help=t("console-help-preset")
     )
     parser.add_argument("--bots", metavar=f"{MIN_BOTS}-{MAX_BOTS}", help=t("console-help-bots"))
-    parser.add_argument("--db", type=Path, default=None, help=t("console-help-db"))
+    parser.add_argument(
+        "--db", type=Path, metavar=t("console-help-file"), help=t("console-help-db")
+    )
     parser.add_argument("--new", action="store_true", help=t("console-help-new"))
     parser.add_argument(
         "--colorblind", action=argparse.BooleanOptionalAction, help=t("console-help-colorblind")

@@ -281,6 +281,10 @@ console-arg-lang = Языка «{ $value }» нет; есть { $names }. Спи
 console-arg-unknown = Такого аргумента нет: { $value }. Список аргументов: { $help }
 console-arg-bad = Аргумент { $value } задан неверно. Список аргументов: { $help }
 ## The command line's help.
+console-help-file = ФАЙЛ
+console-help-usage = Запуск:
+console-help-options = аргументы
+console-help-help = показать эту справку
 console-help = Бот УНО: с токенами Телеграма или Дискорда в настройках — бот для чатов, без них — партия в терминале против роботов.
 console-help-console = партия в терминале, даже если токены заданы
 console-help-lang = язык стола

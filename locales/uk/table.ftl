@@ -281,6 +281,10 @@ console-arg-lang = Мови «{ $value }» немає; є { $names }. Списо
 console-arg-unknown = Такого аргументу немає: { $value }. Список аргументів: { $help }
 console-arg-bad = Аргумент { $value } задано неправильно. Список аргументів: { $help }
 ## The command line's help.
+console-help-file = ФАЙЛ
+console-help-usage = Запуск:
+console-help-options = аргументи
+console-help-help = показати цю довідку
 console-help = Бот УНО: з токенами Телеграма чи Дискорда в налаштуваннях — бот для чатів, без них — партія в терміналі проти роботів.
 console-help-console = партія в терміналі, навіть якщо токени задано
 console-help-lang = мова столу

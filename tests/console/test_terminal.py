@@ -216,3 +216,13 @@ def test_colorblind_marks_every_card_and_is_remembered(spawn: Spawn) -> None:
     assert UNMARKED.search(child.before) and not MARKED.search(child.before)
     child.sendline("q")
     finish(child)
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_the_help_speaks_the_language(spawn: Spawn, lang: str) -> None:
+    child = spawn("--help", "--lang", lang)
+    text = finish(child)
+    assert child.exitstatus == 0
+    words = re.sub(r"python -m bot|--?[a-z-]+|\{[a-z,]+\}", "", text)
+    assert not ENGLISH.search(words), text
+    assert ("аргументы:" if lang == "ru" else "аргументи:") in text
