@@ -46,6 +46,21 @@ def flow(items: Sequence[str], columns: int = COLUMNS, indent: str = "") -> list
     return lines
 
 
+def wrap(text: str, columns: int = COLUMNS, indent: str = "  ") -> list[str]:
+    """One long line as several of at most `columns`, broken between words; the lines after
+    the first are indented (a word longer than a line stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = word if not line else line + " " + word
+        if line and width(candidate) > columns:
+            lines.append(line)
+            candidate = indent + word
+        line = candidate
+    lines.append(line)
+    return lines
+
+
 def grid(items: Sequence[str], columns: int = COLUMNS) -> list[str]:
     """The items row by row in aligned columns, as many columns as fit in `columns` (each
     column as wide as its widest item, like `ls`)."""

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TextIO
 
-from bot.console.layout import COLUMNS, flow, grid
+from bot.console.layout import COLUMNS, ROWS, flow, grid, wrap
 from bot.render import Renderer
 from bot.service import Outcome, UnoService, User
 from bot.views import HandView, TableView
@@ -102,6 +102,7 @@ class ConsoleTable:
         ask: Ask | None = None,
         say: Callable[[str], None] = print,
         columns: int = COLUMNS,
+        rows: int = ROWS,
     ) -> None:
         """`lang` and `colorblind` change the table at once (None: as saved); `preset` and
         `bots` are for a new match (preset None: the table's saved rules); `new` starts one
@@ -119,6 +120,7 @@ class ConsoleTable:
         self.ask = ask or StdinLines()
         self.say = say
         self.columns = columns
+        self.rows = rows
         self.user = self._player(self.lang)
         self.in_match = False  # a match is running: leaving keeps it saved
         self.colorblind_on = bool(colorblind)  # the table's mode, as last seen
@@ -159,6 +161,7 @@ class ConsoleTable:
             table = current.table
             if table is None or table.status != "running":
                 self.in_match = False
+                self.say("")
                 self.flush()
                 rows = await self.service.leaderboard(CHAT)
                 self.say(self.r.stats(self.lang, rows))
@@ -273,25 +276,34 @@ class ConsoleTable:
         texts += [self.r.notice(out.lang, notice) for notice in out.notices]
         self._moves.extend("• " + text for text in texts)
 
-    def flush(self) -> None:
-        """Print what happened since the last screen."""
-        for line in self._moves:
+    def flush(self, room: int | None = None) -> None:
+        """Print what happened since the last screen. With `room` (the lines left on the
+        screen for it), moves that will not stay in sight are followed by a line saying how
+        many are above, so that the last screen still shows where its moves begin."""
+        moves = [line for move in self._moves for line in wrap(move, self.columns)]
+        self._moves = []
+        if room is not None and 1 + len(moves) > room > 1:
+            hidden = len(moves) - (room - 1)
+            note = self.r.t(self.lang, "console-more-moves", count=hidden)
+            moves = [*moves[:hidden], note, *moves[hidden:]]
+        for line in moves:
             self.say(line)
-        self._moves.clear()
 
     def turn_lines(self, table: TableView, view: HandView, names: Mapping[str, str]) -> list[str]:
         """The table once and the hand once, in as few lines as fit the terminal's width."""
         lang, colorblind = view.lang, view.colorblind
         head = self.r.t(lang, "table-title", round=table.round_no)
-        lines = [head + " · " + self.r.direction_line(table)]
+        lines = wrap(head + " · " + self.r.direction_line(table), self.columns)
         if table.top is not None:
-            lines.append(self.r.top_line(lang, table.top, table.color, colorblind))
+            top = self.r.top_line(lang, table.top, table.color, colorblind)
+            lines += wrap(top, self.columns)
         seats = [self.r.seat(table, seat, names, idle="   ") for seat in table.seats]
         lines += grid(seats, self.columns)
         title = self.r.t(lang, "hand-title", count=len(view.cards))
         cards = [self.r.card(lang, card, colorblind) for card in view.cards]
         lines += flow([title, *cards], self.columns)
-        lines += self.r.hand_status(view, names)
+        for status in self.r.hand_status(view, names):
+            lines += wrap(status, self.columns)
         return lines
 
     # ------------------------------------------------------------------ a turn
@@ -326,9 +338,10 @@ class ConsoleTable:
     ) -> list[Outcome] | None:
         names = self.names(game_names)
         groups = self.menu(view)
+        screen = self.turn_lines(table, view, names) + self.menu_lines(view, groups)
         self.say("")
-        self.flush()
-        for line in self.turn_lines(table, view, names) + self.menu_lines(view, groups):
+        self.flush(room=self.rows - len(screen) - 1)  # the prompt takes the last line
+        for line in screen:
             self.say(line)
         first = 1 if view.is_turn else 0
         while True:

@@ -259,6 +259,13 @@ console-bad-number = Введите число от { $low } до { $high }.
 ## A second step after choosing a card: its color (a wild card) or another choice the rules ask for.
 console-choose-color = 🎨 Выберите цвет для карты { $card }:
 console-choose-option = Как сыграть карту { $card }?
+## Moves since the player's last turn that scroll out of sight: how many lines are above.
+console-more-moves = ↑ ещё { $count ->
+    [one] { $count } строка
+    [few] { $count } строки
+    [many] { $count } строк
+   *[other] { $count } строки
+} с ходами выше
 ## A saved match at start. $rules: the rules' name; $bots: computer players; $round: the round.
 console-saved-match = 💾 Есть незаконченная партия: { $rules }, { $bots ->
     [one] { $bots } робот

@@ -259,6 +259,13 @@ console-bad-number = Введіть число від { $low } до { $high }.
 ## A second step after choosing a card: its color (a wild card) or another choice the rules ask for.
 console-choose-color = 🎨 Оберіть колір для картки { $card }:
 console-choose-option = Як зіграти картку { $card }?
+## Moves since the player's last turn that scroll out of sight: how many lines are above.
+console-more-moves = ↑ ще { $count ->
+    [one] { $count } рядок
+    [few] { $count } рядки
+    [many] { $count } рядків
+   *[other] { $count } рядка
+} з ходами вище
 ## A saved match at start. $rules: the rules' name; $bots: computer players; $round: the round.
 console-saved-match = 💾 Є незавершена партія: { $rules }, { $bots ->
     [one] { $bots } робот

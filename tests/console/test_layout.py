@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.console.layout import COLUMNS, ROWS, flow, grid, width
+from bot.console.layout import COLUMNS, ROWS, flow, grid, width, wrap
 from bot.console.table import ConsoleTable
 from bot.i18n import I18n
 from bot.render import Renderer
@@ -154,3 +154,24 @@ async def test_any_actions_listed_under_one_card_are_a_second_step(
     assert "Как сыграть карту 🟥▲К 7?" in said
     assert "1. 🤖 Робот 1   2. 🤖 Робот 2   0. ↩️ Назад" in said
     assert "Введите число от 0 до 2." in said
+
+
+def test_moves_that_scroll_away_are_counted_on_the_screen(table: ConsoleTable) -> None:
+    lines = table.lines  # type: ignore[attr-defined]
+    table._moves = [f"• ход {i}" for i in range(10)]
+    table.flush(room=11)  # a blank line and ten moves fit
+    assert lines == [f"• ход {i}" for i in range(10)]
+    lines.clear()
+    table._moves = [f"• ход {i}" for i in range(10)]
+    table.flush(room=5)  # the note and the last four moves stay in sight
+    assert lines[-5:] == ["↑ ещё 6 строк с ходами выше", "• ход 6", "• ход 7", "• ход 8", "• ход 9"]
+    assert lines[:6] == [f"• ход {i}" for i in range(6)]  # nothing is lost: it is above
+
+
+def test_wrap_breaks_long_lines_between_words() -> None:
+    text = "• 🤖 Робот 3 проверяет «+4» игрока 🤖 Робот 2 на блеф: всё честно, блефа не было."
+    lines = wrap(text, 40)
+    assert all(width(line) <= 40 for line in lines) and len(lines) == 3
+    assert " ".join(line.strip() for line in lines) == text
+    assert lines[1].startswith("  ")
+    assert wrap("короткая строка", 40) == ["короткая строка"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
@@ -137,6 +138,7 @@ async def test_the_color_prompt_has_a_title_named_colors_and_a_way_back(
 def test_ctrl_c_leaves_at_once_and_says_the_match_is_saved(spawn: Spawn) -> None:
     child = spawn()
     child.expect(TURN_PROMPT)
+    assert not ENGLISH.search(child.before), child.before  # no log line in English
     child.sendintr()
     child.expect("Партия сохранена", timeout=10)  # no Enter needed
     finish(child)
@@ -158,27 +160,30 @@ def test_ctrl_d_and_q_say_the_match_is_saved(spawn: Spawn, leave: str) -> None:
 # ------------------------------------------------------------------------------ a turn
 
 
-def test_a_full_turn_fits_an_80_by_24_terminal(spawn: Spawn) -> None:
-    child = spawn("--bots", "3")
+async def test_full_turns_fit_an_80_by_24_terminal(tmp_path: Path, spawn: Spawn) -> None:
+    await saved_match(console_db(tmp_path))  # a seeded deal: the same turns every time
+    child = spawn()
     child.expect(TURN_PROMPT)
-    first = child.before + child.after
-    assert not ENGLISH.search(first.replace("q —", "")), first  # no log line in English
-    for _ in range(3):  # a few turns, each a full screen: moves, table, hand, choices
+    child.sendline("1")  # continue it
+    child.expect(TURN_PROMPT)
+    for _ in range(6):  # turns, each a full screen: moves, table, hand, choices
         choices = re.findall(r"(\d+)\. ", child.before)
         child.sendline(choices[0] if choices else "1")
         index = child.expect([BACK_PROMPT, TURN_PROMPT])
         if index == 0:  # a wild card: its color first
             child.sendline("1")
             child.expect(TURN_PROMPT)
-        screen = screen_lines(child.before + child.after)[1:]  # after the typed answer's line
+        turn = screen_lines(child.before + child.after)[1:]  # after the typed answer's line
+        screen = turn[-24:]  # what the terminal shows at the prompt
+        if len(turn) > 24:  # moves scrolled out of sight: the screen begins by saying so
+            assert screen[0].startswith("↑ ещё") and screen[0].endswith("с ходами выше")
+            assert screen[0].split()[2] == str(len(turn) - 24 - 1)  # the blank line above
         assert len(screen) <= 24, "\n".join(screen)
         assert max(width(line) for line in screen) <= 80, "\n".join(screen)
         assert screen[-1].endswith("q — выход): ")
         text = "\n".join(screen)
         assert text.count("🃏 Ваши карты") == 1 and text.count("🎴 УНО") == 1
-        assert len(set(line for line in screen if line.startswith("• "))) == len(
-            [line for line in screen if line.startswith("• ")]
-        )  # no line said twice
+        assert all(a != b for a, b in itertools.pairwise(screen) if a)  # nothing said twice
     child.sendline("q")
     finish(child)
 
