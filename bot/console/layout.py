@@ -1,34 +1,21 @@
-"""Fitting lines to a terminal: how many columns a text takes, and items laid out in rows.
+"""Fitting lines to a terminal: items laid out in rows, long lines wrapped.
 
 Card labels are mostly emoji, which a terminal draws two columns wide, so `len()` is no measure
-of a line; `width` counts the way terminals do (East Asian wide and full-width characters take
-two columns, combining marks and variation selectors none).
+of a line: `wcwidth` counts columns the way terminals do.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
+
+import wcwidth
+from wcwidth import width
+
+__all__ = ["COLUMNS", "ROWS", "flow", "grid", "width", "wrap"]
 
 COLUMNS = 80
 ROWS = 24
 GAP = "   "
-
-_ZERO_WIDTH = frozenset("\u200d\ufe0e")
-_EMOJI_STYLE = "\ufe0f"  # turns a narrow symbol (▶, ⚖) into a two-column emoji
-
-
-def width(text: str) -> int:
-    """The columns `text` takes in a terminal (one line)."""
-    total = 0
-    for ch in text:
-        if ch in _ZERO_WIDTH or unicodedata.combining(ch):
-            continue
-        if ch == _EMOJI_STYLE:
-            total += 1  # at most one column too many after an already wide character
-            continue
-        total += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return total
 
 
 def flow(items: Sequence[str], columns: int = COLUMNS, indent: str = "") -> list[str]:
@@ -49,16 +36,10 @@ def flow(items: Sequence[str], columns: int = COLUMNS, indent: str = "") -> list
 def wrap(text: str, columns: int = COLUMNS, indent: str = "  ") -> list[str]:
     """One long line as several of at most `columns`, broken between words; the lines after
     the first are indented (a word longer than a line stays whole)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        candidate = word if not line else line + " " + word
-        if line and width(candidate) > columns:
-            lines.append(line)
-            candidate = indent + word
-        line = candidate
-    lines.append(line)
-    return lines
+    lines = wcwidth.wrap(
+        text, columns, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+    return lines or [text]
 
 
 def grid(items: Sequence[str], columns: int = COLUMNS) -> list[str]:
