@@ -15,7 +15,7 @@ catches, UNO calls, jump-ins), so every rule gets exercised. Checked:
 - the same seed replays the same match (the twin is a second `Game.new` with the same seed);
 - `default_action` is always legal for the player to act and None for everyone else;
 - every match ends, with winners and a score at the target (or one player left: now and then
-  somebody leaves mid-game).
+  somebody leaves mid-game, or times out).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.actions import Action, ActionType
-from core.cards import ALL_CARDS, COLORS
+from core.cards import ALL_CARDS, COLORS, Card
 from core.errors import IllegalAction
 from core.events import (
     CardsDrawn,
@@ -45,15 +45,30 @@ from tests.core.helpers import PRESETS, all_cards, deck, seats
 
 SPACE: tuple[Action, ...] = (
     *(Action(ActionType.PLAY, card, color) for card in ALL_CARDS for color in (None, *COLORS)),
+    # seven-zero: a 7 naming a player (and a 5, which may not)
+    *(
+        Action(ActionType.PLAY, Card.parse(card), None, player)
+        for card in ("r7", "y7", "g7", "b7", "r5")
+        for player in seats(10)
+    ),
     *(Action(t) for t in ActionType if t not in (ActionType.PLAY, ActionType.CHOOSE)),
     *(Action(ActionType.CHOOSE, color=color) for color in COLORS),
 )
 MAX_STEPS = 60_000
+OPTIONS = (
+    "stacking",
+    "seven_zero",
+    "draw_until_playable",
+    "jump_in",
+    "pass_draw_two",
+    "defend_wild_four",
+)
 
 
 @st.composite
 def matches(draw: st.DrawFn, preset: str) -> tuple[Rules, int, int, int]:
-    """(rules, players, seed, driver seed) for a preset, options switched now and then."""
+    """(rules, players, seed, driver seed) for a preset, options switched now and then (the
+    options from other tables included, switched through `Rules.with_option`)."""
     rules = Rules.preset(preset)
     rules = dataclasses.replace(
         rules,
@@ -61,6 +76,9 @@ def matches(draw: st.DrawFn, preset: str) -> tuple[Rules, int, int, int]:
         no_bluffing=draw(st.booleans()) and draw(st.booleans()),
         scoring=draw(st.sampled_from([Scoring.WINNER, Scoring.WINNER, Scoring.TALLY])),
     )
+    for name in OPTIONS:
+        if draw(st.booleans()):
+            rules = rules.with_option(name, not getattr(rules, name), Rules.preset(preset))
     return rules, draw(st.integers(2, 10)), draw(st.integers(0, 2**32)), draw(st.integers(0, 999))
 
 
@@ -164,6 +182,9 @@ def test_random_matches(preset: str, data: st.DataObject) -> None:
         if rng.random() < 0.001:  # now and then somebody leaves
             leaver = rng.choice(game.players)
             events, twin_events = game.remove_player(leaver), twin.remove_player(leaver)
+        elif rng.random() < 0.01:  # or runs out of time
+            late = game.current_player
+            events, twin_events = game.time_out(late), twin.time_out(late)
         else:
             player, action = rng.choice(moves)
             events, twin_events = game.apply(player, action), twin.apply(player, action)
