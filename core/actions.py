@@ -26,6 +26,9 @@ class ActionType(enum.Enum):
     CATCH = "catch"  # catch whoever forgot to call UNO
     CHOOSE = "choose"  # choose the color when the first flipped card is a wild
 
+    # Members are singletons: an identity hash is exact (`Enum`'s own is a slow Python method).
+    __hash__ = object.__hash__
+
 
 class Action:
     """One action; immutable and interned (compare with `==` or `is`, both mean the same)."""

@@ -61,8 +61,9 @@ def play(game: Game, player: str, action: Action, events: list[Event]) -> None:
     game.color = color
     left = len(hand)
     events.append(CardPlayed(player, card, color, jump_in, left))
-    uno.after_play(game, player, left)
-    if not left:
+    if left == 1:
+        uno.down_to_one(game, player)
+    elif not left:
         rounds.go_out(game, player, card, events)
         return
     if card.plain:
@@ -84,14 +85,14 @@ def play(game: Game, player: str, action: Action, events: list[Event]) -> None:
 
 def pass_turn(game: Game, seat: int) -> None:
     """A number or a wild: the next seat plays."""
-    game.turn_to(game.step(seat))
+    game.turn_to_next(seat)
 
 
 def skip(game: Game, seat: int, events: list[Event]) -> None:
     """The seat after `seat` loses its turn."""
     skipped = game.step(seat)
     events.append(PlayerSkipped(game.players[skipped]))
-    game.turn_to(game.step(skipped))
+    game.turn_to_next(skipped)
 
 
 def reverse(game: Game, seat: int, events: list[Event], *, flipped: bool = False) -> None:
@@ -105,7 +106,7 @@ def reverse(game: Game, seat: int, events: list[Event], *, flipped: bool = False
         events.append(PlayerSkipped(game.players[game.step(seat)]))
         game.turn_to(seat)
     else:
-        game.turn_to(game.step(seat))
+        game.turn_to_next(seat)
 
 
 def draw_two(game: Game, seat: int, card: Card, events: list[Event]) -> None:

@@ -242,6 +242,12 @@ class Game:
         self.current = seat
         self.current_player = self.players[seat]
 
+    def turn_to_next(self, seat: int) -> None:
+        """The player after `seat`, in the direction of play, is to act."""
+        seat = (seat + self.direction) % len(self.players)
+        self.current = seat
+        self.current_player = self.players[seat]
+
     def step(self, seat: int, steps: int = 1) -> int:
         """The seat `steps` places after `seat` in the direction of play."""
         return (seat + steps * self.direction) % len(self.players)
@@ -314,27 +320,27 @@ class Game:
         that wants only the plays can stop at the first action that is not one. The list is the
         caller's own.
         """
-        return self._legal(player).copy()
-
-    def _legal(self, player: str) -> list[Action]:
         if self._cache_move != self.move_no or self._cache_player != player:
-            self._cache = self._list(player)
-            self._cache_player = player
-            self._cache_move = self.move_no
-        return self._cache
+            self._fill_cache(player)
+        return self._cache.copy()
 
-    def _list(self, player: str) -> list[Action]:
+    def _fill_cache(self, player: str) -> None:
+        """List `player`'s actions: the phase's own for the player to act, a jump-in for anyone
+        else, and for everyone the UNO calls and catches of the moment."""
+        self._cache_player = player
+        self._cache_move = self.move_no
         phase = self.phase
         if phase is Phase.OVER or player not in self.hands:
-            return []
+            self._cache = []
+            return
         if player == self.current_player:
-            out = HANDLERS[phase].actions(self, player)
+            out = self._cache = HANDLERS[phase].actions(self, player)
             if phase is Phase.CHOOSE_COLOR:
-                return out
+                return
         else:
-            out = phases.jump_in_actions(self, player)
-        uno.add_calls_and_catches(self, player, out)
-        return out
+            out = self._cache = phases.jump_in_actions(self, player)
+        if self.catchable is not None:
+            uno.add_calls_and_catches(self, player, out)
 
     # ------------------------------------------------------------------ applying
 
@@ -342,7 +348,9 @@ class Game:
         """Apply a legal action and return its events; an illegal one raises and changes nothing.
 
         Any own move resets the player's count of timeouts in a row."""
-        if action not in self._legal(player):  # actions are interned: identity tests
+        if self._cache_move != self.move_no or self._cache_player != player:
+            self._fill_cache(player)
+        if action not in self._cache:  # actions are interned: identity tests
             raise refusal(self, player, action)
         if self.timeouts:
             self.timeouts.pop(player, None)
@@ -356,7 +364,8 @@ class Game:
         if t is _CATCH:
             uno.catch(self, player, events)
         else:
-            uno.close_window(self, player)
+            if self.catchable is not None:
+                uno.close_window(self, player)
             if self.top_played_by is not None and self.top_played_by != player:
                 self.top_played_by = None  # another player acted since the top card
             if t is _UNO:
@@ -366,7 +375,7 @@ class Game:
             else:
                 if t is not _PLAY:
                     self.jumped_over = None
-                HANDLERS[self.phase].apply(self, player, action, events)
+                HANDLERS[self.phase].moves[t](self, player, action, events)
         if self.precall is not None or self.safe or self.catchable is not None:
             uno.settle(self)
         self.phase = phase_of(self)

@@ -96,7 +96,7 @@ class Pending:
         seat = game.players.index(self.target)
         piles.draw(game, self.target, self.amount, reason, events)
         events.append(PlayerSkipped(self.target))
-        game.turn_to(game.step(seat))
+        game.turn_to_next(seat)
 
     def challenge(self, game: Game, events: list[Event]) -> None:
         """The target challenges the Wild Draw Four on top (RULES.md 4, and 6 when stacked)."""
@@ -111,7 +111,7 @@ class Pending:
             amount = self.amount + INNOCENT_EXTRA
             piles.draw(game, challenger, amount, DrawReason.CHALLENGE_INNOCENT, events)
             events.append(PlayerSkipped(challenger))
-            game.turn_to(game.step(game.current))
+            game.turn_to_next(game.current)
             return
         if game.rules.guilty_takes_back:
             game.hands[offender].append(game.discard.pop())

@@ -15,6 +15,7 @@ What anyone may do out of turn (a jump-in, UNO calls and catches) is not a phase
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from core import actions as A
@@ -33,6 +34,10 @@ class Phase(enum.Enum):
     DRAWN = "drawn"
     PENALTY = "penalty"
     OVER = "over"
+
+    # Members are singletons: an identity hash is exact, and `Enum`'s own `__hash__` is a Python
+    # method that would make every lookup of a phase's handler slow.
+    __hash__ = object.__hash__
 
 
 def phase_of(game: Game) -> Phase:
@@ -55,7 +60,7 @@ def plays(game: Game, player: str, cards: list[Card] | tuple[Card, ...]) -> list
     """The play actions of `cards` (a hand, or the one card just drawn) that match the top card,
     once each, in the order of `cards`: a wild once per color, and under seven-zero a 7 once per
     player it may swap with (unless it is the last card, which goes out)."""
-    matching = piles.playable(game)
+    matching = game.discard[-1].playable_on[game.color]  # type: ignore[index]
     out: list[Action] = []
     for c in cards:
         if c in matching and c.first_play not in out:
@@ -84,60 +89,28 @@ def with_targets(game: Game, player: str, out: list[Action]) -> list[Action]:
     return named
 
 
+Move = Callable[["Game", str, Action, list[Event]], None]
+
+
 class Handler:
-    """One phase: the actions of the player to act, and how each is made (already checked)."""
+    """One phase: the actions of the player to act, and the move each type of action makes
+    (already checked against the actions)."""
 
     phase: ClassVar[Phase]
+    moves: ClassVar[dict[ActionType, Move]]
 
     @staticmethod
     def actions(game: Game, player: str) -> list[Action]:
         raise NotImplementedError
 
-    @staticmethod
-    def apply(game: Game, player: str, action: Action, events: list[Event]) -> None:
-        raise NotImplementedError
+
+def choose_color(game: Game, player: str, action: Action, events: list[Event]) -> None:
+    assert action.color is not None
+    game.color = action.color
+    events.append(ColorChosen(player, action.color))
 
 
-class ChooseColor(Handler):
-    """The first flipped card is a wild: the first player names the color, then plays on."""
-
-    phase = Phase.CHOOSE_COLOR
-    _ACTIONS: ClassVar[tuple[Action, ...]] = tuple(A.CHOOSE[c] for c in COLORS)
-
-    @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
-        return list(ChooseColor._ACTIONS)
-
-    @staticmethod
-    def apply(game: Game, player: str, action: Action, events: list[Event]) -> None:
-        assert action.color is not None
-        game.color = action.color
-        events.append(ColorChosen(player, action.color))
-
-
-class Turn(Handler):
-    """An ordinary turn: play a matching card, or draw."""
-
-    phase = Phase.TURN
-
-    @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
-        out = plays(game, player, game.hands[player])
-        can_play = bool(out)
-        out.append(A.DRAW)
-        if uno.may_call_before_play(game, player, can_play):
-            out.append(A.UNO)
-        return out
-
-    @staticmethod
-    def apply(game: Game, player: str, action: Action, events: list[Event]) -> None:
-        if action.type is _PLAY:
-            effects.play(game, player, action, events)
-        else:
-            draw(game, player, events)
-
-
-def draw(game: Game, player: str, events: list[Event]) -> None:
+def draw(game: Game, player: str, action: Action, events: list[Event]) -> None:
     """Draw on one's turn (one card, or until one plays under "draw until playable"). A card
     that cannot be played passes the turn at once: there is no choice left to make. Drawing
     from an exhausted table passes too, and counts toward a blocked round if nothing plays."""
@@ -153,24 +126,64 @@ def draw(game: Game, player: str, events: list[Event]) -> None:
         game.blocked_turns = 0
         return
     stuck = card is None and not any(piles.can_play(game, c, hand) for c in hand)
-    pass_turn(game, player, events)
+    pass_turn(game, player, action, events)
     if stuck:
         rounds.count_blocked_turn(game, events)
     else:
         game.blocked_turns = 0
 
 
-def pass_turn(game: Game, player: str, events: list[Event]) -> None:
+def pass_turn(game: Game, player: str, action: Action, events: list[Event]) -> None:
+    """Keep the card just drawn: the turn passes."""
     game.has_drawn = False
     game.drawn = None
     events.append(Passed(player))
-    game.turn_to(game.step(game.current))
+    game.turn_to_next(game.current)
+
+
+def take_penalty(game: Game, player: str, action: Action, events: list[Event]) -> None:
+    assert game.pending is not None
+    game.pending.take(game, events)
+
+
+def challenge(game: Game, player: str, action: Action, events: list[Event]) -> None:
+    assert game.pending is not None
+    game.pending.challenge(game, events)
+
+
+class ChooseColor(Handler):
+    """The first flipped card is a wild: the first player names the color, then plays on."""
+
+    phase = Phase.CHOOSE_COLOR
+    moves: ClassVar[dict[ActionType, Move]] = {ActionType.CHOOSE: choose_color}
+    _ACTIONS: ClassVar[tuple[Action, ...]] = tuple(A.CHOOSE[c] for c in COLORS)
+
+    @staticmethod
+    def actions(game: Game, player: str) -> list[Action]:
+        return list(ChooseColor._ACTIONS)
+
+
+class Turn(Handler):
+    """An ordinary turn: play a matching card, or draw."""
+
+    phase = Phase.TURN
+    moves: ClassVar[dict[ActionType, Move]] = {_PLAY: effects.play, ActionType.DRAW: draw}
+
+    @staticmethod
+    def actions(game: Game, player: str) -> list[Action]:
+        out = plays(game, player, game.hands[player])
+        can_play = bool(out)
+        out.append(A.DRAW)
+        if uno.may_call_before_play(game, player, can_play):
+            out.append(A.UNO)
+        return out
 
 
 class Drawn(Handler):
     """A playable card was just drawn: play it (no other card) or keep it and pass."""
 
     phase = Phase.DRAWN
+    moves: ClassVar[dict[ActionType, Move]] = {_PLAY: effects.play, ActionType.PASS: pass_turn}
 
     @staticmethod
     def actions(game: Game, player: str) -> list[Action]:
@@ -182,18 +195,16 @@ class Drawn(Handler):
             out.append(A.UNO)
         return out
 
-    @staticmethod
-    def apply(game: Game, player: str, action: Action, events: list[Event]) -> None:
-        if action.type is _PLAY:
-            effects.play(game, player, action, events)
-        else:
-            pass_turn(game, player, events)
-
 
 class Penalty(Handler):
     """A penalty waits for its target: answer it with a card, challenge it, or take it."""
 
     phase = Phase.PENALTY
+    moves: ClassVar[dict[ActionType, Move]] = {
+        _PLAY: effects.play,
+        ActionType.ACCEPT: take_penalty,
+        ActionType.CHALLENGE: challenge,
+    }
 
     @staticmethod
     def actions(game: Game, player: str) -> list[Action]:
@@ -210,20 +221,12 @@ class Penalty(Handler):
             out.append(A.UNO)
         return out
 
-    @staticmethod
-    def apply(game: Game, player: str, action: Action, events: list[Event]) -> None:
-        pending = game.pending
-        assert pending is not None
-        if action.type is _PLAY:
-            effects.play(game, player, action, events)
-        elif action.type is ActionType.CHALLENGE:
-            pending.challenge(game, events)
-        else:
-            pending.take(game, events)
-
 
 class Over(Handler):
+    """The match is over: nothing to do."""
+
     phase = Phase.OVER
+    moves: ClassVar[dict[ActionType, Move]] = {}
 
     @staticmethod
     def actions(game: Game, player: str) -> list[Action]:

@@ -57,14 +57,13 @@ def catch(game: Game, catcher: str, events: list[Event]) -> None:
     piles.draw(game, caught, CATCH_PENALTY, DrawReason.UNO_CAUGHT, events)
 
 
-def after_play(game: Game, player: str, left: int) -> None:
-    """Down to one card: safe if UNO was called before the play, else catchable."""
-    if left == 1:
-        if game.precall == player:
-            game.precall = None
-            game.safe.add(player)
-        else:
-            game.catchable = player
+def down_to_one(game: Game, player: str) -> None:
+    """A play left `player` one card: safe if UNO was called before the play, else catchable."""
+    if game.precall == player:
+        game.precall = None
+        game.safe.add(player)
+    else:
+        game.catchable = player
 
 
 def settle(game: Game) -> None:
