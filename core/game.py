@@ -361,13 +361,13 @@ class Game:
         self.move_no += 1
         events: list[Event] = []
         t = action.type
+        if self.top_played_by is not None and self.top_played_by != player:
+            self.top_played_by = None  # another player acted since the top card was played
         if t is _CATCH:
             uno.catch(self, player, events)
         else:
             if self.catchable is not None:
                 uno.close_window(self, player)
-            if self.top_played_by is not None and self.top_played_by != player:
-                self.top_played_by = None  # another player acted since the top card
             if t is _UNO:
                 uno.call(self, player, events)
             elif player != self.current_player:
