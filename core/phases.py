@@ -174,7 +174,7 @@ class Turn(Handler):
         out = plays(game, player, game.hands[player])
         can_play = bool(out)
         out.append(A.DRAW)
-        if uno.may_call_before_play(game, player, can_play):
+        if can_play and uno.may_call_before_play(game, player):
             out.append(A.UNO)
         return out
 
@@ -191,7 +191,7 @@ class Drawn(Handler):
         out = [] if drawn is None else plays(game, player, (drawn,))
         can_play = bool(out)
         out.append(A.PASS)
-        if uno.may_call_before_play(game, player, can_play):
+        if can_play and uno.may_call_before_play(game, player):
             out.append(A.UNO)
         return out
 
@@ -217,7 +217,7 @@ class Penalty(Handler):
         out.append(A.ACCEPT)
         if pending.can_be_challenged(game):
             out.append(A.CHALLENGE)
-        if uno.may_call_before_play(game, player, can_play):
+        if can_play and uno.may_call_before_play(game, player):
             out.append(A.UNO)
         return out
 

@@ -33,7 +33,7 @@ def may_play_wild_four(game: Game, hand: Iterable[Card]) -> bool:
 
 
 def can_play(game: Game, card: Card, hand: list[Card]) -> bool:
-    if card not in playable(game):
+    if card not in game.discard[-1].playable_on[game.color]:  # type: ignore[index]
         return False
     return card is not WILD_FOUR or not game.rules.no_bluffing or may_play_wild_four(game, hand)
 

@@ -22,9 +22,10 @@ if TYPE_CHECKING:
 CATCH_PENALTY = 2
 
 
-def may_call_before_play(game: Game, player: str, can_play: bool) -> bool:
-    """On one's turn, holding two cards with one to play: UNO may be called before the play."""
-    return can_play and len(game.hands[player]) == 2 and game.precall != player
+def may_call_before_play(game: Game, player: str) -> bool:
+    """On one's turn, holding two cards with one to play (the caller knows there is one): UNO
+    may be called before the play."""
+    return len(game.hands[player]) == 2 and game.precall != player
 
 
 def add_calls_and_catches(game: Game, player: str, out: list[Action]) -> None:
