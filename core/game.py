@@ -34,12 +34,8 @@ from core.refusals import refusal
 from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from core.shuffle import random_numbers, shuffled
 
-HAND_SIZE = rounds.HAND_SIZE
-CREEPER_EXTRA = 3
-INNOCENT_EXTRA = penalty.INNOCENT_EXTRA
 MAX_TIMEOUTS = 3  # timeouts in a row that count as leaving (RULES.md section 6)
 _DEALER_NUMBERS = 24  # random numbers set aside for the dealer draw (more come if ties need them)
-Pending = penalty.Pending
 
 _PLAY = ActionType.PLAY
 _UNO = ActionType.UNO

@@ -6,10 +6,13 @@
 | `TURN`         | plays a matching card or draws                         | `Turn`        |
 | `DRAWN`        | plays the card just drawn or keeps it (passes)         | `Drawn`       |
 | `PENALTY`      | answers a pending penalty, challenges it, or takes it  | `Penalty`     |
-| `OVER`         | nothing: the match is over                             | `Over`        |
+| `OVER`         | nothing: the round ended the match                     | `Over`        |
 
-What anyone may do out of turn (a jump-in, UNO calls and catches) is not a phase: see
-`core.game.Game.legal_actions`. A phase is derived from the state (`phase_of`), never stored.
+A round that ends without ending the match deals the next one at once, so after a round comes
+the next round's first phase. What anyone may do out of turn (a jump-in, UNO calls and catches)
+is not a phase: see `core.game.Game.legal_actions`. A phase is derived from the state
+(`phase_of`, after every move, into `Game.phase`) and never saved: `to_dict` keeps the facts it
+comes from.
 """
 
 from __future__ import annotations
