@@ -131,6 +131,13 @@ def event_text(
                 swatch=i18n.swatch(lang, color, colorblind),
                 color=i18n.color(lang, color),
             )
+        case ev.HandsSwapped(player=player, other=other):
+            return t(lang, "event-hands-swapped", player=name(player), other=name(other))
+        case ev.HandsPassed(direction=direction):
+            way = "clockwise" if direction > 0 else "counterclockwise"
+            return t(lang, "event-hands-passed", direction=way)
+        case ev.TimedOut(player=player, count=count):
+            return t(lang, "event-timed-out", player=name(player), count=count)
         case ev.PlayerLeft(player=player, cards_returned=returned):
             return t(lang, "event-player-left", player=name(player), count=returned)
         case ev.RoundEnded(winner=winner, gained=gained, scores=totals, blocked=blocked):

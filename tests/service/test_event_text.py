@@ -48,6 +48,11 @@ def sample_events() -> list[ev.Event]:
         ev.ChallengeResolved("b", "a", False),
         ev.HandRevealed("b", "a", (C("r7"), C("wild4"))),
         ev.WildFourTakenBack("a", Color.RED),
+        ev.HandsSwapped("a", "b"),
+        ev.HandsPassed(1),
+        ev.HandsPassed(-1),
+        ev.TimedOut("c", 1),
+        ev.TimedOut("c", 2),
         ev.PlayerLeft("c", 3),
         ev.PlayerLeft("c", 0),
         ev.RoundEnded(
