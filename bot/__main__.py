@@ -5,37 +5,139 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.config import Settings
-from bot.i18n import get_i18n
+from bot.i18n import LANGS, get_i18n, normalize_lang
 from bot.render import Renderer
 from bot.service import UnoService
 from bot.storage import Storage
-from core.rules import PRESET_NAMES
+from core.rules import MAX_PLAYERS, PRESET_NAMES
+
+MIN_BOTS, MAX_BOTS = 1, MAX_PLAYERS - 1
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    parser.add_argument("--console", action="store_true", help="the console even with tokens set")
-    parser.add_argument("--lang", choices=("ru", "uk"), default="ru")
-    parser.add_argument("--preset", choices=PRESET_NAMES, default="classic")
-    parser.add_argument("--bots", type=int, default=3, help="computer players, 1-9")
-    parser.add_argument("--db", type=Path, default=None, help="SQLite file (default from .env)")
-    return parser.parse_args(argv)
+class BadArguments(Exception):
+    """A command line the console cannot use: `text` says why, in one localized line."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # Only reached for what `parse_known_args` leaves to it; `parse_args` below turns that
+        # into a localized line instead of argparse's English usage message.
+        raise argparse.ArgumentError(None, message)
+
+
+def _lang_hint(argv: Sequence[str]) -> str:
+    """The language to complain in: `--lang` if it is one, else the system's."""
+    for i, arg in enumerate(argv):
+        value = None
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.split("=", 1)[1]
+        if value in LANGS:
+            return value
+    system = os.environ.get("LC_ALL") or os.environ.get("LANG") or os.environ.get("LANGUAGE")
+    return normalize_lang(system)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The options; BadArguments for any the console cannot use (never argparse's exit)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    lang = _lang_hint(argv)
+    i18n = get_i18n()
+
+    def t(key: str, **args: str | int) -> str:
+        return i18n.t(lang, key, **args)
+
+    usage = t("console-help-usage")
+
+    class Formatter(argparse.HelpFormatter):
+        def add_usage(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["prefix"] = usage + " "
+            super().add_usage(*args, **kwargs)
+
+    parser = _Parser(
+        prog="python -m bot",
+        description=t("console-help"),
+        allow_abbrev=False,
+        exit_on_error=False,
+        add_help=False,
+        formatter_class=Formatter,
+    )
+    parser._optionals.title = t("console-help-options")
+    parser.add_argument("-h", "--help", action="help", help=t("console-help-help"))
+    parser.add_argument("--console", action="store_true", help=t("console-help-console"))
+    parser.add_argument("--lang", metavar="{" + ",".join(LANGS) + "}", help=t("console-help-lang"))
+    parser.add_argument(
+        "--preset", metavar="{" + ",".join(PRESET_NAMES) + "}", help=t("console-help-preset")
+    )
+    parser.add_argument("--bots", metavar=f"{MIN_BOTS}-{MAX_BOTS}", help=t("console-help-bots"))
+    parser.add_argument(
+        "--db", type=Path, metavar=t("console-help-file"), help=t("console-help-db")
+    )
+    parser.add_argument("--new", action="store_true", help=t("console-help-new"))
+    parser.add_argument(
+        "--colorblind", action=argparse.BooleanOptionalAction, help=t("console-help-colorblind")
+    )
+    try:
+        args, unknown = parser.parse_known_args(argv)
+    except argparse.ArgumentError as exc:
+        raise BadArguments(
+            t("console-arg-bad", value=exc.argument_name or " ".join(argv), help="--help")
+        ) from None
+    if unknown:
+        raise BadArguments(t("console-arg-unknown", value=" ".join(unknown), help="--help"))
+    if args.lang is not None and args.lang not in LANGS:
+        names = ", ".join(LANGS)
+        raise BadArguments(t("console-arg-lang", value=args.lang, names=names, help="--help"))
+    if args.preset is not None and args.preset not in PRESET_NAMES:
+        names = ", ".join(PRESET_NAMES)
+        raise BadArguments(t("console-arg-preset", value=args.preset, names=names, help="--help"))
+    if args.bots is None:
+        args.bots = 3
+    else:
+        text = args.bots
+        try:
+            args.bots = int(text)
+        except ValueError:
+            args.bots = 0
+        if not MIN_BOTS <= args.bots <= MAX_BOTS:
+            raise BadArguments(
+                t("console-arg-bots", value=text, min=MIN_BOTS, max=MAX_BOTS, help="--help")
+            )
+    return args
+
+
+def console_path(args: argparse.Namespace, settings: Settings) -> Path:
+    return Path(args.db or settings.database.with_name("console.sqlite3"))
 
 
 async def run_console(args: argparse.Namespace, settings: Settings) -> int:
     from bot.console.table import ConsoleTable
 
-    path = args.db or settings.database.with_name("console.sqlite3")
-    storage = await Storage.open(path)
+    storage = await Storage.open(console_path(args, settings))
     try:
         service = UnoService(storage, bot_delay=0.0, lobby_idle=settings.lobby_idle)
         await service.start()
         table = ConsoleTable(
-            service, Renderer(get_i18n()), lang=args.lang, preset=args.preset, bots=args.bots
+            service,
+            Renderer(get_i18n()),
+            lang=args.lang,
+            preset=args.preset,
+            bots=args.bots,
+            new=args.new,
+            colorblind=args.colorblind,
         )
         await table.run()
     finally:
@@ -64,20 +166,29 @@ async def run_chats(settings: Settings) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["cards"]:  # `python -m bot cards --out DIR`: the card pictures (bot.art)
+        from bot.art.cli import main as cards_main
+
+        return cards_main(argv[1:])
+    try:
+        args = parse_args(argv)
+    except BadArguments as bad:
+        print(bad.text, file=sys.stderr)
+        return 2
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    level = settings.log_level.upper()
     if args.console or (settings.telegram_token is None and settings.discord_token is None):
-        if not args.console:
-            logging.getLogger("bot").info("no TELEGRAM_TOKEN or DISCORD_TOKEN: console table")
-        logging.getLogger().setLevel(logging.WARNING)
+        # The terminal belongs to the game: the log goes to a file next to its database.
+        log_file = console_path(args, settings).with_suffix(".log")
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        logging.basicConfig(level=level, format=LOG_FORMAT, filename=log_file, encoding="utf-8")
         try:
             return asyncio.run(run_console(args, settings))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt:  # the table has said that the match is saved
             return 130
+    logging.basicConfig(level=level, format=LOG_FORMAT)
     return asyncio.run(run_chats(settings))
 
 

@@ -4,11 +4,13 @@ Privacy follows core.events: `CardsDrawn.cards` are shown only to the drawer (ev
 the count), and `HandRevealed` only to its `viewer`. Every event type has a line; None means
 "nothing for this viewer". Score lists (round and match results) name the leader first, as the
 match's scoring counts: the caller passes that scoring, because the events do not carry it.
+`event_lines` renders several events at once; with `score_once` a round that ends the match
+names its winner only, and the match's result that follows carries the final score.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from bot.i18n import I18n, dashed
 from bot.standings import ranked
@@ -26,12 +28,14 @@ def event_text(
     *,
     scoring: Scoring,
     colorblind: bool = False,
+    with_scores: bool = True,
 ) -> str | None:
     """The line for `event` in `lang`; `viewer` None is the group table, else that player's view.
 
     `name(player_id)` gives display names; `scoring` is the match's (it orders score lists:
     required, so no caller can forget that a tally match ranks the fewest points first);
-    `colorblind` marks colors with shapes and letters too.
+    `colorblind` marks colors with shapes and letters too; `with_scores` False leaves the score
+    list out of a round's result (the match's result that follows says it).
     """
 
     def label(card: Card, color: Color | None = None) -> str:
@@ -127,20 +131,25 @@ def event_text(
                 swatch=i18n.swatch(lang, color, colorblind),
                 color=i18n.color(lang, color),
             )
+        case ev.HandsSwapped(player=player, other=other):
+            return t(lang, "event-hands-swapped", player=name(player), other=name(other))
+        case ev.HandsPassed(direction=direction):
+            way = "clockwise" if direction > 0 else "counterclockwise"
+            return t(lang, "event-hands-passed", direction=way)
+        case ev.TimedOut(player=player, count=count):
+            return t(lang, "event-timed-out", player=name(player), count=count)
         case ev.PlayerLeft(player=player, cards_returned=returned):
             return t(lang, "event-player-left", player=name(player), count=returned)
         case ev.RoundEnded(winner=winner, gained=gained, scores=totals, blocked=blocked):
             points = gained.get(winner, 0)
+            key = "event-round-ended" if with_scores else "event-round-won"
+            args: dict[str, str | int] = {"winner": name(winner)}
             if points > 0:
-                text = t(
-                    lang,
-                    "event-round-ended-points",
-                    winner=name(winner),
-                    count=points,
-                    scores=scores(totals),
-                )
-            else:
-                text = t(lang, "event-round-ended", winner=name(winner), scores=scores(totals))
+                key += "-points"
+                args["count"] = points
+            if with_scores:
+                args["scores"] = scores(totals)
+            text = t(lang, key, **args)
             # A blocked round says why it ended: the winner still holds cards.
             return t(lang, "event-round-blocked") + " " + text if blocked else text
         case ev.GameEnded(winners=winners, scores=totals):
@@ -152,3 +161,40 @@ def event_text(
                 scores=scores(totals),
             )
     return None
+
+
+def event_lines(
+    i18n: I18n,
+    lang: str,
+    events: Iterable[ev.Event],
+    name: Callable[[str], str],
+    viewer: str | None = None,
+    *,
+    scoring: Scoring,
+    colorblind: bool = False,
+    score_once: bool = False,
+) -> list[str]:
+    """The lines of several events in order (see `event_text`); with `score_once`, a round's
+    result directly followed by the match's result leaves its score list out."""
+    listed = list(events)
+    lines = []
+    for i, event in enumerate(listed):
+        last_round = (
+            score_once
+            and isinstance(event, ev.RoundEnded)
+            and i + 1 < len(listed)
+            and isinstance(listed[i + 1], ev.GameEnded)
+        )
+        text = event_text(
+            i18n,
+            lang,
+            event,
+            name,
+            viewer,
+            scoring=scoring,
+            colorblind=colorblind,
+            with_scores=not last_round,
+        )
+        if text:
+            lines.append(text)
+    return lines

@@ -17,6 +17,7 @@ Message-id scheme (the same ids exist in every language):
   `opt-<field>-help`, `scoring-<winner|tally>` and `-help`
 - `help-text`, `cmd-<command>` (description, at most 100 characters) and `cmd-<command>-name`
   (a Discord-localized command name)
+- `console-*`: the terminal table (bot.console) and its command line (bot.__main__)
 """
 
 from __future__ import annotations

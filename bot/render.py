@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.event_text import event_text
+from bot.event_text import event_lines, event_text
 from bot.i18n import Arg, I18n
 from bot.mentions import Marked, fill, marker
 from bot.service import Notice, Outcome
 from bot.settings import BOOL_OPTIONS, ChatSettings
 from bot.storage import StatRow
-from bot.views import BOT_PREFIX, Choice, HandView, TableView, is_bot
+from bot.views import BOT_PREFIX, Choice, HandView, Seat, TableView, is_bot
 from core.actions import Action, ActionType
-from core.cards import Card, Color
+from core.cards import Card, Color, Kind
 from core.events import Event
 from core.rules import Rules, Scoring
 
@@ -63,31 +63,20 @@ class Renderer:
         assert view.top is not None
         lines = [self.t(lang, "table-title", round=view.round_no)]
         if view.status == "running":
-            lines.append(self._top_line(lang, view.top, view.color, view.colorblind))
-            arrow = "table-direction-cw" if view.direction == 1 else "table-direction-ccw"
-            lines.append(
-                self.t(lang, arrow) + " · " + self.t(lang, "table-draw-pile", count=view.draw_size)
-            )
+            lines.append(self.top_line(lang, view.top, view.color, view.colorblind))
+            lines.append(self.direction_line(view))
         lines.append("")
-        for seat in view.seats:
-            marker = "▶️ " if seat.is_current else "    "
-            uno = " " + self.t(lang, "table-uno-mark") if seat.uno else ""
-            lines.append(
-                marker
-                + self.t(
-                    lang,
-                    "table-seat",
-                    name=self.name(lang, seat.id, names),
-                    count=seat.cards,
-                    score=seat.score,
-                )
-                + uno
-            )
+        lines.extend(self.seat(view, seat, names) for seat in view.seats)
         lines.append("")
         if view.status == "running" and view.current is not None:
             who = self.name(lang, view.current, names)
             if view.pending_target is not None:
-                lines.append(self.t(lang, "table-pending", name=who, count=view.pending_amount))
+                answer = self.penalty_answer(view.top, view.rules)
+                lines.append(
+                    self.t(
+                        lang, "table-pending", name=who, count=view.pending_amount, answer=answer
+                    )
+                )
             else:
                 lines.append(self.t(lang, "table-turn", name=who))
             if view.timer is not None and not is_bot(view.current):
@@ -97,25 +86,68 @@ class Renderer:
             lines.append(self.t(lang, "table-finished", names=winners, count=len(view.winners)))
         elif view.status == "killed":
             lines.append(self.t(lang, "table-killed"))
-        scoring = view.rules.scoring
-        texts = [
-            text
-            for text in (
-                self.event(lang, e, names, view.colorblind, scoring=scoring) for e in view.recent
-            )
-            if text
-        ]
+        texts = self.events(lang, view.recent, names, view.colorblind, scoring=view.rules.scoring)
         if recent and texts:
             lines.append("")
             lines.append(self.t(lang, "table-recent"))
             lines.extend("• " + text for text in texts[-5:])
         return "\n".join(lines)
 
-    def _top_line(self, lang: str, top: Card, color: Color | None, colorblind: bool) -> str:
+    def top_line(self, lang: str, top: Card, color: Color | None, colorblind: bool) -> str:
+        """The discard pile's top card and the color in play."""
         card = self.card(lang, top, colorblind, color if top.is_wild else None)
         if color is None:
             return self.t(lang, "table-top-choosing", card=card)
         return self.t(lang, "table-top", card=card, color=self.color(lang, color, colorblind))
+
+    def direction_line(self, view: TableView) -> str:
+        """Which way the turn goes, and how many cards the draw pile holds."""
+        arrow = "table-direction-cw" if view.direction == 1 else "table-direction-ccw"
+        pile = self.t(view.lang, "table-draw-pile", count=view.draw_size)
+        return self.t(view.lang, arrow) + " · " + pile
+
+    def seat(
+        self, view: TableView, seat: Seat, names: Mapping[str, str], *, idle: str = "    "
+    ) -> str:
+        """One player at the table: the turn's marker, name, cards, points, a called UNO.
+
+        `idle` stands where the others have no marker (four spaces line up in chat fonts).
+        """
+        lang = view.lang
+        marker = "▶️ " if seat.is_current else idle
+        uno = " " + self.t(lang, "table-uno-mark") if seat.uno else ""
+        name = self.name(lang, seat.id, names)
+        text = self.t(lang, "table-seat", name=name, count=seat.cards, score=seat.score)
+        return marker + text + uno
+
+    @staticmethod
+    def penalty_answer(top: Card | None, rules: Rules) -> str:
+        """What the rules let a penalized player do instead of taking the cards (the `$answer`
+        of `table-pending`): challenge a Wild Draw Four, pass a Draw Two on, defend with one."""
+        if top is not None and top.kind is Kind.WILD_FOUR:
+            challenge = not rules.no_bluffing
+            if challenge and rules.defend_wild_four:
+                return "challenge-defend"
+            if rules.defend_wild_four:
+                return "defend"
+            return "challenge" if challenge else "none"
+        if top is not None and top.kind is Kind.DRAW_TWO and rules.pass_draw_two:
+            return "pass"
+        return "none"
+
+    @staticmethod
+    def hand_answer(view: HandView) -> str:
+        """The `$answer` of `hand-pending`, from the moves this hand may make now."""
+        types = {c.action.type for c in view.choices}
+        challenge = ActionType.CHALLENGE in types
+        card = ActionType.PLAY in types
+        if view.top is not None and view.top.kind is Kind.DRAW_TWO:
+            return "pass" if card else "none"
+        if challenge and card:
+            return "challenge-defend"
+        if card:
+            return "defend"
+        return "challenge" if challenge else "none"
 
     def lobby(self, view: TableView, names: Mapping[str, str]) -> str:
         return self.lobby_marked(view, names).text
@@ -169,23 +201,31 @@ class Renderer:
             lines.append(self.t(lang, "hand-finished"))
             return "\n".join(lines)
         if view.top is not None:
-            lines.append(self._top_line(lang, view.top, view.color, view.colorblind))
+            lines.append(self.top_line(lang, view.top, view.color, view.colorblind))
+        lines.extend(self.hand_status(view, names))
+        return "\n".join(lines)
+
+    def hand_status(self, view: HandView, names: Mapping[str, str]) -> list[str]:
+        """What the hand's owner is to do now: the turn's task, or whom they wait for."""
+        lang = view.lang
+        if view.status != "running":
+            return [self.t(lang, "hand-finished")]
         if view.is_turn:
             if view.pending_amount:
-                lines.append(self.t(lang, "hand-pending", count=view.pending_amount))
-            elif view.color is None:
-                lines.append(self.t(lang, "hand-choose-color"))
-            elif view.drawn is not None:
+                answer = self.hand_answer(view)
+                return [self.t(lang, "hand-pending", count=view.pending_amount, answer=answer)]
+            if view.color is None:
+                return [self.t(lang, "hand-choose-color")]
+            if view.drawn is not None:
                 drawn = self.card(lang, view.drawn, view.colorblind)
-                lines.append(self.t(lang, "hand-drawn", card=drawn))
-            else:
-                lines.append(self.t(lang, "hand-your-turn"))
-        elif view.current is not None:
-            who = self.name(lang, view.current, names)
-            lines.append(self.t(lang, "hand-waiting", name=who))
-            if any(c.action.type is ActionType.PLAY for c in view.choices):
-                lines.append(self.t(lang, "hand-out-of-turn"))
-        return "\n".join(lines)
+                return [self.t(lang, "hand-drawn", card=drawn)]
+            return [self.t(lang, "hand-your-turn")]
+        if view.current is None:
+            return []
+        lines = [self.t(lang, "hand-waiting", name=self.name(lang, view.current, names))]
+        if any(c.action.type is ActionType.PLAY for c in view.choices):
+            lines.append(self.t(lang, "hand-out-of-turn"))
+        return lines
 
     def choice(self, lang: str, choice: Choice, colorblind: bool, pending: int = 0) -> str:
         """The label of one button."""
@@ -236,36 +276,63 @@ class Renderer:
             colorblind=colorblind,
         )
 
+    def events(
+        self,
+        lang: str,
+        events: list[Event],
+        names: Mapping[str, str],
+        colorblind: bool = False,
+        viewer: str | None = None,
+        *,
+        scoring: Scoring,
+        score_once: bool = False,
+    ) -> list[str]:
+        """The lines of several events (`bot.event_text.event_lines`): with `score_once`, where
+        they are read one after another, a match's final score is said once, not twice."""
+        return event_lines(
+            self.i18n,
+            lang,
+            events,
+            lambda p: self.name(lang, p, names),
+            viewer,
+            scoring=scoring,
+            colorblind=colorblind,
+            score_once=score_once,
+        )
+
     def notice(self, lang: str, notice: Notice) -> str:
         return self.t(lang, notice.key, **notice.args)
 
     def announcements(self, outcome: Outcome) -> list[str]:
         """Public messages worth posting on their own (results, a caught UNO, a challenge, an
         expired lobby, a game the timer stopped): every adapter posts these, for a command and
-        for a timer alike."""
-        texts = []
-        for event in outcome.announcements:
-            text = self.event(outcome.lang, event, outcome.names, scoring=outcome.scoring)
-            if text:
-                texts.append(text)
+        for a timer alike. Cards in them carry the color-blind marks when the chat uses them."""
+        texts = self.events(
+            outcome.lang,
+            outcome.announcements,
+            outcome.names,
+            self.colorblind(outcome),
+            scoring=outcome.scoring,
+        )
         texts.extend(self.notice(outcome.lang, notice) for notice in outcome.notices)
         return texts
 
     def private(self, outcome: Outcome, player: str, colorblind: bool = False) -> list[str]:
-        """What only `player` may read: the cards they drew, a hand shown to them."""
-        texts = []
-        for event in outcome.private_events(player):
-            text = self.event(
-                outcome.lang,
-                event,
-                outcome.names,
-                colorblind,
-                viewer=player,
-                scoring=outcome.scoring,
-            )
-            if text:
-                texts.append(text)
-        return texts
+        """What only `player` may read: the cards they drew, a hand shown to them (with the
+        color-blind marks if asked for or if the chat uses them)."""
+        return self.events(
+            outcome.lang,
+            outcome.private_events(player),
+            outcome.names,
+            colorblind or self.colorblind(outcome),
+            viewer=player,
+            scoring=outcome.scoring,
+        )
+
+    @staticmethod
+    def colorblind(outcome: Outcome) -> bool:
+        """Whether the chat of `outcome` has color-blind mode on (known from its table)."""
+        return outcome.table is not None and outcome.table.colorblind
 
     # ------------------------------------------------------------------ settings, stats, help
 

@@ -20,6 +20,9 @@ BOOL_OPTIONS: tuple[str, ...] = (
     "first_card_number",
     "two_player_reverse_skips",
     "no_bluffing",
+    "stacking",
+    "seven_zero",
+    "draw_until_playable",
 )
 
 # Settings with two values that a menu flips rather than sets (`ChatSettings.toggled`).
@@ -105,20 +108,23 @@ class ChatSettings:
         return self.changed(key, "off" if current else "on")
 
     def _with_option(self, name: str, value: Any) -> ChatSettings:
-        """A copy overriding one rule option; the preset's own value drops the override.
+        """A copy with one rule option changed, through `Rules.with_option` (which also switches
+        off the options it excludes: stacking against passing a Draw Two on and defending a Wild
+        Draw Four). Only what differs from the preset is kept as an override.
 
         Options are stored as JSON values, so an enum default is compared by its value: else
         switching scoring back would keep `"winner"` as an override and /rules would call
         the preset changed.
         """
-        options = dict(self.options)
-        default = getattr(Rules.preset(self.preset), name)
-        if isinstance(default, Scoring):
-            default = default.value
-        if default == value:
-            options.pop(name, None)
-        else:
-            options[name] = value
+        if name == "scoring":
+            value = Scoring(value)
+        preset = Rules.preset(self.preset)
+        rules = self.rules().with_option(name, value, preset)
+        options: dict[str, Any] = {}
+        for option in dataclasses.fields(Rules):
+            mine = getattr(rules, option.name)
+            if mine != getattr(preset, option.name):
+                options[option.name] = mine.value if isinstance(mine, Scoring) else mine
         return dataclasses.replace(self, options=options)
 
 

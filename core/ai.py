@@ -102,6 +102,11 @@ def choose_action(game: Game, player: str, rng: random.Random | None = None) -> 
     ):
         # Announce before playing the second-to-last card: nobody can catch us afterwards.
         return A.UNO
+    if action.type is ActionType.PLAY and action not in legal:
+        # Seven-zero: a 7 names whom to swap hands with; take the smallest hand.
+        sizes = game.hand_sizes()
+        named = [a for a in legal if a.card is action.card and a.target is not None]
+        action = min(named, key=lambda a: sizes[a.target or ""])
     return action
 
 
@@ -304,7 +309,7 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
             gain += OPPONENT_CARD  # the offender also takes the Wild Draw Four back
         challenge_value = p * gain - (1.0 - p) * 2.0  # innocent: we draw two more
     if best_answer is not None and answer_value >= challenge_value:
-        return A.PLAY[best_answer]
+        return _play_action(view, best_answer, rng)  # a Wild Draw Four when stacking
     if challenge_value > 0.0:
         return A.CHALLENGE
     return A.ACCEPT

@@ -31,6 +31,9 @@ REASONS: tuple[str, ...] = (
     "jump_in_not_on_first_card",
     "jump_in_not_with_wild",
     "one_draw_card_per_turn",  # nobody may jump in on their own Draw Two
+    "seven_needs_target",  # seven-zero: a 7 names the player to swap hands with
+    "target_not_allowed",  # only a 7 under seven-zero names a player
+    "not_a_target",  # the named player is not at the table, or is the one playing
 )
 
 

@@ -180,6 +180,32 @@ class WildFourTakenBack(Event):
 
 
 @dataclasses.dataclass(slots=True)
+class HandsSwapped(Event):
+    """Seven-zero: `player` played a 7 and swapped hands with `other`."""
+
+    name: ClassVar[str] = "hands_swapped"
+    player: str
+    other: str
+
+
+@dataclasses.dataclass(slots=True)
+class HandsPassed(Event):
+    """Seven-zero: a 0 passed every hand one seat in the direction of play."""
+
+    name: ClassVar[str] = "hands_passed"
+    direction: int  # 1 clockwise, -1 counter-clockwise
+
+
+@dataclasses.dataclass(slots=True)
+class TimedOut(Event):
+    """`player` ran out of time (`count` times in a row); at the third they leave the game."""
+
+    name: ClassVar[str] = "timed_out"
+    player: str
+    count: int
+
+
+@dataclasses.dataclass(slots=True)
 class PlayerLeft(Event):
     name: ClassVar[str] = "player_left"
     player: str
@@ -225,6 +251,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ChallengeResolved,
         HandRevealed,
         WildFourTakenBack,
+        HandsSwapped,
+        HandsPassed,
+        TimedOut,
         PlayerLeft,
         RoundEnded,
         GameEnded,

@@ -62,6 +62,14 @@ def diagnose(game: Game, player: str, action: Action) -> str:
         return "wild_needs_color"
     if not card.is_wild and action.color is not None:
         return "color_not_allowed"
+    seven = game.rules.seven_zero and card.number == 7 and len(hand) > 1
+    if action.target is not None:
+        if not seven:
+            return "target_not_allowed"
+        if action.target not in game.hands or action.target == player:
+            return "not_a_target"
+    elif seven and any(a.card is card for a in game.legal_actions(player)):
+        return "seven_needs_target"
     if not is_current:
         if not game.rules.jump_in:
             return "jump_in_off" if card is game.discard[-1] else "not_your_turn"

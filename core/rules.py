@@ -36,6 +36,10 @@ class Rules:
     target: int = 500
     two_player_reverse_skips: bool = True
     no_bluffing: bool = False
+    # Options from other tables (RULES.md section 6), off in every preset.
+    stacking: bool = False
+    seven_zero: bool = False
+    draw_until_playable: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.creepers <= 8:
@@ -61,6 +65,27 @@ class Rules:
             return Rules(creepers=4)
         raise ValueError(f"unknown preset: {name!r} (expected one of {', '.join(PRESET_NAMES)})")
 
+    def with_option(self, name: str, value: Any, preset: Rules | None = None) -> Rules:
+        """A copy with one option changed, and the options it excludes set to match.
+
+        Stacking replaces passing a Draw Two on and defending a Wild Draw Four (RULES.md section
+        6): switching it on switches those two off, and switching either of them on switches
+        stacking off. Switching an option off gives the ones it excluded back their value in
+        `preset` (when given), so that a switch flipped twice leaves the rules as they were.
+        This is the only place that knows it; the settings menus call it.
+
+        (Rules built otherwise, say by `dataclasses.replace`, may hold both: stacking wins.)
+        """
+        if name not in _FIELDS:
+            raise ValueError(f"not a rule option: {name!r}")
+        changes: dict[str, Any] = {name: value}
+        for other in _EXCLUDES.get(name, ()):
+            if value is True:
+                changes[other] = False
+            elif value is False and preset is not None:
+                changes[other] = getattr(preset, other)
+        return dataclasses.replace(self, **changes)
+
     def preset_name(self) -> str | None:
         """The preset these rules equal exactly, or None when an option was changed."""
         for name in PRESET_NAMES:
@@ -80,3 +105,9 @@ class Rules:
 
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+# Options that cannot be on together: switching one on switches the others off.
+_EXCLUDES: dict[str, tuple[str, ...]] = {
+    "stacking": ("pass_draw_two", "defend_wild_four"),
+    "pass_draw_two": ("stacking",),
+    "defend_wild_four": ("stacking",),
+}

@@ -3,27 +3,89 @@
 The console is just another adapter: it turns numbered choices into service calls and renders
 the same views. Input and output are injectable so a test can play a match to the end. After a
 match it offers a rematch (`UnoService.rematch`: the same computer players, the chat's settings).
+
+A turn is shown compactly so that it fits an 80x24 terminal: the moves since the player's last
+turn, the table once, the hand once and the choices, several to a line. A choice that needs a
+second step (a wild card's color, or any other actions the engine lists under one card) asks
+for it with a title and a way back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import math
-from collections.abc import Awaitable, Callable
+import os
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TextIO
 
+from bot.console.layout import COLUMNS, ROWS, flow, grid, wrap
 from bot.render import Renderer
 from bot.service import Outcome, UnoService, User
-from bot.views import HandView
+from bot.views import HandView, TableView
+from core.actions import Action, ActionType
+from core.rules import Rules
 
 CHAT = "console:local"
+HUMAN = "human"
 Ask = Callable[[str], Awaitable[str | None]]
+QUIT_WORDS = frozenset({"q", "quit", "exit"})  # and the locale's `console-quit-keys`
 
 
-async def ask_stdin(prompt: str) -> str | None:
-    try:
-        return await asyncio.to_thread(input, prompt)
-    except EOFError:
-        return None
+class StdinLines:
+    """Lines typed on standard input, read by the event loop itself (no thread).
+
+    A thread blocked in `input()` would keep the process waiting for Enter after Ctrl-C; a
+    reader on the event loop is simply cancelled. None means the input has ended (Ctrl-D).
+    """
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self._in = stdin
+        self._out = stdout
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._buffer = ""
+        self._ended = False
+
+    async def __call__(self, prompt: str) -> str | None:
+        out = self._out or sys.stdout
+        out.write(prompt)
+        out.flush()
+        while "\n" not in self._buffer:
+            if self._ended:
+                rest, self._buffer = self._buffer, ""
+                return rest or None
+            chunk = await self._read()
+            self._ended = not chunk
+            self._buffer += self._decoder.decode(chunk, final=self._ended)
+        line, self._buffer = self._buffer.split("\n", 1)
+        return line.rstrip("\r")
+
+    async def _read(self) -> bytes:
+        fd = (self._in or sys.stdin).fileno()
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        try:
+            loop.add_reader(fd, self._wake, ready)
+        except (PermissionError, NotImplementedError):  # a regular file: it never blocks
+            return self._read_now(fd)
+        try:
+            await ready
+        finally:
+            loop.remove_reader(fd)
+        return self._read_now(fd)
+
+    @staticmethod
+    def _wake(ready: asyncio.Future[None]) -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    @staticmethod
+    def _read_now(fd: int) -> bytes:
+        try:
+            return os.read(fd, 4096)
+        except OSError:  # the terminal went away: as good as Ctrl-D
+            return b""
 
 
 class ConsoleTable:
@@ -32,34 +94,75 @@ class ConsoleTable:
         service: UnoService,
         renderer: Renderer,
         *,
-        lang: str = "ru",
-        preset: str = "classic",
+        lang: str | None = None,
+        preset: str | None = None,
         bots: int = 3,
-        ask: Ask = ask_stdin,
+        new: bool = False,
+        colorblind: bool | None = None,
+        ask: Ask | None = None,
         say: Callable[[str], None] = print,
+        columns: int = COLUMNS,
+        rows: int = ROWS,
     ) -> None:
+        """`lang` and `colorblind` change the table at once (None: as saved); `preset` and
+        `bots` are for a new match (preset None: the table's saved rules); `new` starts one
+        without asking about a saved match."""
         if not 1 <= bots <= 9:
             raise ValueError("1-9 computer players")
         self.service = service
         self.r = renderer
-        self.lang = lang
+        self.wanted_lang = lang
+        self.lang = lang or "ru"
         self.preset = preset
         self.bots = bots
-        self.ask = ask
+        self.new = new
+        self.colorblind = colorblind
+        self.ask = ask or StdinLines()
         self.say = say
-        self.user = User("human", renderer.t(lang, "console-you"), lang)
+        self.columns = columns
+        self.rows = rows
+        self.user = self._player(self.lang)
+        self.in_match = False  # a match is running: leaving keeps it saved
+        self.colorblind_on = bool(colorblind)  # the table's mode, as last seen
+        self._moves: list[str] = []  # what happened since the player last chose
+
+    def _player(self, lang: str) -> User:
+        """The person at the keyboard, named in the table's language."""
+        return User(HUMAN, self.r.t(lang, "console-you"), lang)
+
+    def names(self, names: Mapping[str, str]) -> dict[str, str]:
+        """The game's names with the player's own in the table's current language."""
+        return {**names, self.user.id: self.user.name}
+
+    # ------------------------------------------------------------------ the match
 
     async def run(self) -> bool:
-        """Play until a match ends and no rematch is wanted (True), or the input ends during a
-        match (False; the match stays saved)."""
+        """Play until a match ends and no rematch is wanted (True), or the player leaves during
+        a match (False; the match stays saved and they are told so, on Ctrl-C too)."""
+        try:
+            finished = await self._play()
+        except asyncio.CancelledError:
+            self.say("")
+            if self.in_match:
+                self.say(self.r.t(self.lang, "console-saved"))
+            raise
+        if not finished and self.in_match:
+            self.say(self.r.t(self.lang, "console-saved"))
+        return finished
+
+    async def _play(self) -> bool:
         outcomes = await self._resume_or_start()
+        if outcomes is None:
+            return False
         while True:
             for out in outcomes:
                 self.show(out)
-            table = (await self.service.table(CHAT)).table
+            current = await self.service.table(CHAT)
+            table = current.table
             if table is None or table.status != "running":
-                if table is not None:
-                    self.say(self.r.table(table, (await self.service.table(CHAT)).names))
+                self.in_match = False
+                self.say("")
+                self.flush()
                 rows = await self.service.leaderboard(CHAT)
                 self.say(self.r.stats(self.lang, rows))
                 again = await self._rematch()
@@ -67,10 +170,11 @@ class ConsoleTable:
                     return True
                 outcomes = again
                 continue
+            self.in_match = True
             hand_out = await self.service.hand(self.user, chat_key=CHAT)
             view = hand_out.hands.get(self.user.id)
             if view is not None and view.choices:
-                step = await self._turn(view, hand_out.names)
+                step = await self._turn(table, view, hand_out.names)
                 if step is None:
                     return False
                 outcomes = step
@@ -79,21 +183,61 @@ class ConsoleTable:
                 if not outcomes and view is None:
                     return False
 
-    async def _resume_or_start(self) -> list[Outcome]:
+    async def _resume_or_start(self) -> list[Outcome] | None:
+        """Continue the saved match or start a new one; None: the player left at the question."""
         admin = {"is_admin": True}
-        for key, value in (("lang", self.lang), ("timer", "off")):
+        settings = await self.service.settings(CHAT)
+        self.lang = self.wanted_lang or settings.lang or "ru"
+        self.user = self._player(self.lang)
+        changes = [("lang", self.lang), ("timer", "off")]
+        if self.colorblind is not None:
+            changes.append(("colorblind", "on" if self.colorblind else "off"))
+        for key, value in changes:
             await self.service.change_setting(CHAT, self.user, key, value, **admin)
+        self.colorblind_on = (await self.service.settings(CHAT)).colorblind
         current = await self.service.table(CHAT)
-        if current.table is not None and current.table.status == "running":
-            self.say(self.r.t(self.lang, "console-resumed"))
-            return [current]
-        if current.table is not None:
+        saved = current.table
+        if saved is not None and saved.status == "running":
+            self.in_match = True
+            if not self.new:
+                go_on = await self._continue_saved(saved)
+                if go_on is None:
+                    return None
+                if go_on:
+                    self.say(self.r.t(self.lang, "console-resumed"))
+                    return [current]
+        if saved is not None:
             await self.service.kill(CHAT, self.user, is_admin=True)
-        await self.service.change_setting(CHAT, self.user, "preset", self.preset, **admin)
+        if self.preset is not None:
+            await self.service.change_setting(CHAT, self.user, "preset", self.preset, **admin)
         await self.service.new_game(CHAT, self.user)
         for _ in range(self.bots):
             await self.service.add_bot(CHAT, self.user)
+        self.in_match = True
         return [await self.service.start_game(CHAT, self.user)]
+
+    async def _continue_saved(self, saved: TableView) -> bool | None:
+        """Ask whether to continue the saved match (True) or start afresh (False)."""
+        lang = self.lang
+        settings = await self.service.settings(CHAT)
+        new_rules = Rules.preset(self.preset) if self.preset else settings.rules()
+        bots = sum(seat.is_bot for seat in saved.seats)
+        self.say(
+            self.r.t(
+                lang,
+                "console-saved-match",
+                rules=self.r.rules_name(lang, saved.rules),
+                bots=bots,
+                round=saved.round_no,
+            )
+        )
+        self.say(f"  1. {self.r.t(lang, 'console-continue')}")
+        new_match = self.r.t(
+            lang, "console-start-new", rules=self.r.rules_name(lang, new_rules), bots=self.bots
+        )
+        self.say(f"  2. {new_match}")
+        number = await self._number(1, 2)
+        return None if number is None else number == 1
 
     async def _rematch(self) -> list[Outcome] | None:
         """Offer another match against the same computer players; None: the player is done."""
@@ -106,60 +250,165 @@ class ConsoleTable:
         lobby = await self.service.rematch(CHAT, self.user)
         if not lobby.ok:  # the last game was stopped, not finished: nothing to repeat
             self.show(lobby)
+            self.flush()
             return None
+        self.in_match = True
         return [await self.service.start_game(CHAT, self.user)]
 
+    # ------------------------------------------------------------------ output
+
     def show(self, out: Outcome) -> None:
-        """Print an outcome, a move's or a timer's: the refusal, the events, the chat notices."""
+        """Note an outcome's lines (a refusal, the events, the notices) for the next screen."""
         if out.error is not None:
-            self.say("⚠️ " + self.r.notice(out.lang, out.error))
-        for event in out.events:
-            text = self.r.event(
-                out.lang, event, out.names, viewer=self.user.id, scoring=out.scoring
+            self._moves.append("⚠️ " + self.r.notice(out.lang, out.error))
+        if out.table is not None:
+            self.colorblind_on = out.table.colorblind
+        colorblind = self.colorblind_on
+        texts = self.r.events(
+            out.lang,
+            out.events,
+            self.names(out.names),
+            colorblind,
+            viewer=self.user.id,
+            scoring=out.scoring,
+            score_once=True,
+        )
+        texts += [self.r.notice(out.lang, notice) for notice in out.notices]
+        self._moves.extend("• " + text for text in texts)
+
+    def flush(self, room: int | None = None) -> None:
+        """Print what happened since the last screen. With `room` (the lines left on the
+        screen for it), moves that will not stay in sight are followed by a line saying how
+        many are above, so that the last screen still shows where its moves begin."""
+        moves = [line for move in self._moves for line in wrap(move, self.columns)]
+        self._moves = []
+        if room is not None and 1 + len(moves) > room > 1:
+            hidden = len(moves) - (room - 1)
+            note = self.r.t(self.lang, "console-more-moves", count=hidden)
+            moves = [*moves[:hidden], note, *moves[hidden:]]
+        for line in moves:
+            self.say(line)
+
+    def turn_lines(self, table: TableView, view: HandView, names: Mapping[str, str]) -> list[str]:
+        """The table once and the hand once, in as few lines as fit the terminal's width."""
+        lang, colorblind = view.lang, view.colorblind
+        head = self.r.t(lang, "table-title", round=table.round_no)
+        lines = wrap(head + " · " + self.r.direction_line(table), self.columns)
+        if table.top is not None:
+            top = self.r.top_line(lang, table.top, table.color, colorblind)
+            lines += wrap(top, self.columns)
+        seats = [self.r.seat(table, seat, names, idle="   ") for seat in table.seats]
+        lines += grid(seats, self.columns)
+        title = self.r.t(lang, "hand-title", count=len(view.cards))
+        cards = [self.r.card(lang, card, colorblind) for card in view.cards]
+        lines += flow([title, *cards], self.columns)
+        for status in self.r.hand_status(view, names):
+            lines += wrap(status, self.columns)
+        return lines
+
+    # ------------------------------------------------------------------ a turn
+
+    def menu(self, view: HandView) -> list[list[Action]]:
+        """The choices: each a group of actions that differ only after their first two words
+        (a wild card's four colors, or any second choice the engine lists for one card)."""
+        groups: dict[str, list[Action]] = {}
+        for choice in view.choices:
+            for action in choice.colors or (choice.action,):
+                words = str(action).split()
+                key = " ".join(words[:2]) if len(words) > 2 else str(action)
+                groups.setdefault(key, []).append(action)
+        return list(groups.values())
+
+    def menu_lines(self, view: HandView, groups: list[list[Action]]) -> list[str]:
+        lang, colorblind = view.lang, view.colorblind
+        cards: list[str] = []
+        others: list[str] = []
+        for number, group in enumerate(groups, 1):
+            label = self.r.action(
+                lang, group[0], colorblind, view.pending_amount, wild_menu=len(group) > 1
             )
-            if text:
-                self.say("• " + text)
-        for notice in out.notices:
-            self.say("• " + self.r.notice(out.lang, notice))
-
-    async def _turn(self, view: HandView, names: dict[str, str]) -> list[Outcome] | None:
-        table = await self.service.table(CHAT)
-        assert table.table is not None
-        self.say("")
-        self.say(self.r.table(table.table, table.names, recent=False))
-        self.say("")
-        self.say(self.r.hand(view, names))
-        labels = [
-            self.r.choice(self.lang, c, view.colorblind, view.pending_amount) for c in view.choices
-        ]
-        first = 1
+            play = group[0].type is ActionType.PLAY
+            (cards if play else others).append(f"{number}. {label}")
         if not view.is_turn:
-            labels.insert(0, self.r.t(self.lang, "console-wait"))
-            first = 0
-        for i, label in enumerate(labels, first):
-            self.say(f"  {i}. {label}")
-        number = await self._number(first, first + len(labels) - 1)
-        if number is None:
-            return None
-        if number == 0:
-            return await self.service.run_due(math.inf)
-        choice = view.choices[number - 1]
-        action = choice.action
-        if choice.colors:
-            for i, color_action in enumerate(choice.colors, 1):
-                self.say(f"  {i}. {self.r.action(self.lang, color_action, view.colorblind)}")
-            picked = await self._number(1, len(choice.colors))
-            if picked is None:
-                return None
-            action = choice.colors[picked - 1]
-        return [await self.service.act(self.user, action, chat_key=CHAT, version=view.version)]
+            others.append(f"0. {self.r.t(lang, 'console-wait')}")
+        return flow(cards, self.columns, "  ") + flow(others, self.columns, "  ")
 
-    async def _number(self, low: int, high: int) -> int | None:
-        prompt = self.r.t(self.lang, "console-prompt", low=low, high=high) + " "
+    async def _turn(
+        self, table: TableView, view: HandView, game_names: dict[str, str]
+    ) -> list[Outcome] | None:
+        names = self.names(game_names)
+        groups = self.menu(view)
+        screen = self.turn_lines(table, view, names) + self.menu_lines(view, groups)
+        self.say("")
+        self.flush(room=self.rows - len(screen) - 1)  # the prompt takes the last line
+        for line in screen:
+            self.say(line)
+        first = 1 if view.is_turn else 0
+        while True:
+            number = await self._number(first, len(groups))
+            if number is None:
+                return None
+            if number == 0:
+                return await self.service.run_due(math.inf)
+            group = groups[number - 1]
+            action: Action | None = group[0]
+            if len(group) > 1:
+                action = await self._second_step(view, group, names)
+                if action is None:  # back: the same choices again
+                    for line in self.menu_lines(view, groups):
+                        self.say(line)
+                    continue
+            assert action is not None
+            out = await self.service.act(self.user, action, chat_key=CHAT, version=view.version)
+            return [out]
+
+    async def _second_step(
+        self, view: HandView, group: list[Action], names: Mapping[str, str]
+    ) -> Action | None:
+        """Which of a card's actions: its color, or another choice; None: back (`0` or `q`)."""
+        lang, colorblind = view.lang, view.colorblind
+        first = group[0]
+        card = self.r.card(lang, first.card, colorblind) if first.card is not None else ""
+        colors = all(a.color is not None for a in group)
+        self.say(
+            self.r.t(lang, "console-choose-color" if colors else "console-choose-option", card=card)
+        )
+        items = [
+            f"{i}. {self._variant(lang, action, colorblind, names)}"
+            for i, action in enumerate(group, 1)
+        ]
+        items.append(f"0. {self.r.t(lang, 'btn-back')}")
+        for line in flow(items, self.columns, "  "):
+            self.say(line)
+        picked = await self._number(0, len(group), back=True)
+        if picked is None or picked == 0:
+            return None
+        return group[picked - 1]
+
+    def _variant(
+        self, lang: str, action: Action, colorblind: bool, names: Mapping[str, str]
+    ) -> str:
+        """A second step's label: a named color as the chats show it, or the player chosen."""
+        if action.color is not None:
+            return self.r.color(lang, action.color, colorblind)
+        target = getattr(action, "target", None)
+        if isinstance(target, str):
+            return self.r.name(lang, target, names)
+        return self.r.action(lang, action, colorblind)
+
+    async def _number(self, low: int, high: int, *, back: bool = False) -> int | None:
+        """A number typed in [low, high]. `q` leaves (None), or with `back` goes back (0);
+        the input's end (Ctrl-D) always leaves."""
+        key = "console-prompt-back" if back else "console-prompt"
+        prompt = self.r.t(self.lang, key, low=low, high=high)
         while True:
             text = await self.ask(prompt)
-            if text is None or text.strip().lower() in ("q", "quit", "exit"):
+            if text is None:
+                self.say("")
                 return None
+            keys = QUIT_WORDS | set(self.r.t(self.lang, "console-quit-keys").split())
+            if text.strip().lower() in keys:
+                return 0 if back else None
             try:
                 number = int(text.strip())
             except ValueError:

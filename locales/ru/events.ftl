@@ -46,25 +46,25 @@ event-cards-drawn-draw-two = «Возьми две»: { $player } берёт { $
     [many] { $count } карт
    *[other] { $count } карты
 }
-event-cards-drawn-wild-four = «Возьми четыре»: { $player } берёт { $count ->
+event-cards-drawn-wild-four = «+4»: { $player } берёт { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
    *[other] { $count } карты
 }
-event-cards-drawn-challenge-guilty = Блеф раскрыт: { $player } берёт { $count ->
+event-cards-drawn-challenge-guilty = Штраф за блеф: { $player } берёт { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
    *[other] { $count } карты
 }
-event-cards-drawn-challenge-innocent = Проверка не удалась: { $player } берёт { $count ->
+event-cards-drawn-challenge-innocent = Штраф за напрасную проверку: { $player } берёт { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
    *[other] { $count } карты
 }
-event-cards-drawn-uno-caught = Штраф за несказанное УНО: { $player } берёт { $count ->
+event-cards-drawn-uno-caught = Поймали без УНО: { $player } берёт { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
@@ -95,39 +95,44 @@ event-direction-changed = { $direction ->
    *[counterclockwise] Направление сменилось: теперь против часовой стрелки ↺
 }
 
-## $target must take $count cards for $card, or answer first.
-event-penalty-pending = { $target }, на вас { $card }: возьмите { $count ->
-    [one] { $count } карту
+## $card is played on $target, who must take $count cards unless they answer it (the table
+## and the hand name the answers the rules allow).
+event-penalty-pending = { $card } на игрока { $target }: штраф — { $count ->
+    [one] { $count } карта
     [few] { $count } карты
     [many] { $count } карт
    *[other] { $count } карты
-} или ответьте
+}
 event-passed = { $player } пасует
 event-uno-called = { $player }: «УНО!»
 event-uno-caught = { $player } забывает сказать УНО, и { $catcher } это замечает!
-event-challenge-guilty = { $challenger } проверяет «Возьми четыре»: это был блеф! Штраф берёт { $offender }
-event-challenge-innocent = { $challenger } проверяет «Возьми четыре»: всё честно. Штраф за недоверие берёт { $challenger }
+## The verdict only: the penalty is the next line (event-cards-drawn-challenge-*).
+event-challenge-guilty = { $challenger } проверяет «+4» игрока { $offender } на блеф: блеф раскрыт!
+event-challenge-innocent = { $challenger } проверяет «+4» игрока { $offender } на блеф: всё честно, блефа не было.
 ## Only the challenger sees this. $cards: the challenged player's hand.
 event-hand-revealed = Карты игрока { $owner }: { $cards }
-event-wild-four-taken-back = { $player } забирает «Возьми четыре» обратно, цвет снова { $swatch } { $color }
+event-wild-four-taken-back = { $player } забирает «+4» обратно в руку, цвет снова { $swatch } { $color }
 ## $count: the leaver's cards, put back under the draw pile.
 event-player-left = { $count ->
     [0] { $player } выходит из игры
     [one] { $player } выходит из игры, { $count } карта уходит под колоду
     [few] { $player } выходит из игры, { $count } карты уходят под колоду
-    [many] { $player } выходит из игры, { $count } карт уходят под колоду
-   *[other] { $player } выходит из игры, { $count } карты уходят под колоду
+    [many] { $player } выходит из игры, { $count } карт уходит под колоду
+   *[other] { $player } выходит из игры, { $count } карты уходит под колоду
 }
 
-## $scores: a list of score-entry.
-event-round-ended = { $winner } выигрывает раунд! Счёт: { $scores }
-## $count: the points the winner scores this round.
-event-round-ended-points = { $winner } выигрывает раунд и получает { $count ->
+## The round's winner; event-round-ended* add the score, event-round-won* stand alone when the
+## match's result follows with the final score. $count: the points the winner scores this round.
+event-round-won = { $winner } выигрывает раунд!
+event-round-won-points = { $winner } выигрывает раунд и получает { $count ->
     [one] { $count } очко
     [few] { $count } очка
     [many] { $count } очков
    *[other] { $count } очка
-}! Счёт: { $scores }
+}!
+## $scores: a list of score-entry.
+event-round-ended = { event-round-won } Счёт: { $scores }
+event-round-ended-points = { event-round-won-points } Счёт: { $scores }
 ## $count: the number of winners (more than one when the win is shared); $winners: their names.
 event-game-ended = { $count ->
     [1] { $winners } выигрывает игру!
@@ -142,4 +147,4 @@ score-entry = { $player } — { $count ->
     [many] { $count } очков
    *[other] { $count } очка
 }
-event-round-blocked = Никто не может ни сыграть, ни взять карту: раунд окончен, побеждает самая лёгкая рука.
+event-round-blocked = Никто не может ни сыграть, ни взять карту: раунд окончен, побеждает тот, у кого на руке меньше всего очков.

@@ -29,12 +29,20 @@ table-seat = { $name } — { $count ->
 }
 table-uno-mark = (УНО!)
 table-turn = Ходит { $name }.
+## A pending penalty. $answer: what the rules let the player do instead of taking the cards
+## (`none`, `challenge`, `pass`, `defend`, `challenge-defend`; see Renderer.penalty_answer).
 table-pending = { $name }: нужно взять { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
    *[other] { $count } карты
-} или ответить.
+}{ $answer ->
+    [challenge] {" "}или проверить «+4» на блеф
+    [pass] {" "}или передать штраф своей «Возьми две»
+    [defend] {" "}или отбиться картой «Возьми две» заказанного цвета
+    [challenge-defend] , проверить «+4» на блеф или отбиться картой «Возьми две» заказанного цвета
+   *[none] {""}
+}.
 table-timer = ⏱ На ход { $seconds ->
     [one] { $seconds } секунда
     [few] { $seconds } секунды
@@ -42,7 +50,8 @@ table-timer = ⏱ На ход { $seconds ->
    *[other] { $seconds } секунды
 }.
 table-finished = 🏆 Игра окончена. { $count ->
-    [one] Победитель
+    [1] Победитель
+    [one] Победители
     [few] Победители
     [many] Победители
    *[other] Победители
@@ -60,12 +69,13 @@ lobby-players = { $count ->
    *[other] { $count } игрока:
 }
 lobby-rules = Правила: { $rules }
-lobby-hint = Присоединяйтесь кнопкой или командой /join, затем /start.
+lobby-hint = Присоединяйтесь кнопкой или командой /join; когда все соберутся — /start.
 lobby-closed = 🔒 Набор закрыт.
 lobby-cancelled = Набор отменён.
 # A rematch: the people of the previous match, asked to join (they are not joined for them).
 lobby-invited = 🔁 Реванш! { $count ->
-    [one] Ждём игрока прошлой партии: { $names }.
+    [1] Ждём игрока прошлой партии: { $names }.
+    [one] Ждём игроков прошлой партии: { $names }.
     [few] Ждём игроков прошлой партии: { $names }.
     [many] Ждём игроков прошлой партии: { $names }.
    *[other] Ждём игроков прошлой партии: { $names }.
@@ -82,29 +92,36 @@ hand-title = 🃏 Ваши карты ({ $count ->
 }):
 hand-your-turn = ✅ Ваш ход: выберите карту или возьмите из колоды.
 hand-waiting = Ходит { $name }.
-hand-out-of-turn = Можно сходить вне очереди.
+hand-out-of-turn = Можно сделать ход вне очереди.
+## $answer: as in table-pending.
 hand-pending = ⚠️ Вам нужно взять { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
    *[other] { $count } карты
-} — или ответить.
+}{ $answer ->
+    [challenge] {" "}или проверить «+4» на блеф
+    [pass] {" "}или передать штраф своей «Возьми две»
+    [defend] {" "}или отбиться картой «Возьми две» заказанного цвета
+    [challenge-defend] , проверить «+4» на блеф или отбиться картой «Возьми две» заказанного цвета
+   *[none] {""}
+}.
 hand-choose-color = 🎨 Первая карта — дикая: выберите цвет.
-hand-drawn = Вы взяли { $card }. Сыграть её или пропустить ход?
+hand-drawn = Вы взяли { $card }. Сыграйте её или пасуйте.
 hand-left = Вы больше не участвуете в этой игре.
 hand-finished = Игра окончена.
 
 ## Buttons
 
 btn-draw = 📥 Взять карту
-btn-pass = ⏭ Пропустить
+btn-pass = ⏭ Пасовать
 btn-accept = 📥 Взять { $count ->
     [one] { $count } карту
     [few] { $count } карты
     [many] { $count } карт
    *[other] { $count } карты
 }
-btn-challenge = ⚖️ Оспорить
+btn-challenge = ⚖️ Проверить на блеф
 btn-uno = 📣 УНО!
 btn-catch = 🫵 Поймать!
 btn-join = ➕ Присоединиться
@@ -139,11 +156,12 @@ settings-target = Игра до { $count ->
     [many] { $count } очков
    *[other] { $count } очка
 }
-settings-creepers = Криперов в колоде: { $count ->
-    [one] { $count } карта
-    [few] { $count } карты
-    [many] { $count } карт
-   *[other] { $count } карты
+settings-creepers = { $count ->
+    [0] Криперов в колоде нет
+    [one] В колоде { $count } Крипер
+    [few] В колоде { $count } Крипера
+    [many] В колоде { $count } Криперов
+   *[other] В колоде { $count } Крипера
 }
 
 ## Statistics
@@ -180,13 +198,14 @@ error-game-running = Игра уже началась: присоединить�
 error-already-joined = Вы уже в игре.
 error-not-joined = Сначала присоединитесь к игре (/join).
 error-lobby-closed = Набор закрыт.
-error-lobby-full = Мест нет: играть могут не больше 10 человек.
-error-not-enough-players = Нужно хотя бы { $min ->
-    [one] { $min } живой игрок и соперник
-    [few] { $min } игрока, и хотя бы один из них человек
-    [many] { $min } игроков, и хотя бы один из них человек
-   *[other] { $min } игрока, и хотя бы один из них человек
-}.
+error-lobby-full = Мест нет: за столом не больше 10 игроков, считая роботов.
+error-not-enough-players = { $min ->
+    [1] Нужен хотя бы один игрок, и это должен быть человек.
+    [one] Нужно не меньше { $min } игрока, и хотя бы один из них — человек.
+    [few] Нужно не меньше { $min } игроков, и хотя бы один из них — человек.
+    [many] Нужно не меньше { $min } игроков, и хотя бы один из них — человек.
+   *[other] Нужно не меньше { $min } игрока, и хотя бы один из них — человек.
+}
 error-not-allowed = Это может сделать только создатель игры или администратор чата.
 error-not-in-game = Вы не участвуете в этой игре.
 error-kick-target = Этого игрока нет в игре.
@@ -197,7 +216,7 @@ error-conflict = Ход не засчитан: игра как раз измен
 error-bad-setting = Такой настройки нет.
 error-wrong-chat = Эта команда работает только в групповом чате.
 error-dm-closed = { $name }, откройте чат с ботом, чтобы видеть свои карты: нажмите кнопку ниже.
-error-flood = Платформа просит подождать — сообщение придёт через { $seconds ->
+error-flood = Слишком много сообщений подряд: следующее придёт через { $seconds ->
     [one] { $seconds } секунду
     [few] { $seconds } секунды
     [many] { $seconds } секунд
@@ -208,9 +227,9 @@ info-lobby-created = Набор открыт! Присоединяйтесь.
 info-rematch = 🔁 Реванш! Набор открыт.
 info-joined = { $name } в игре.
 info-left = { $name } выходит из игры.
-info-kicked = { $name } больше не в игре: исключение.
+info-kicked = Игрок { $name } исключён из игры.
 info-bot-added = Робот присоединился.
-info-bot-removed = Робот больше не в игре: исключение.
+info-bot-removed = Робот исключён из игры.
 info-lobby-closed = Набор закрыт.
 info-lobby-opened = Набор снова открыт.
 info-lobby-empty = Все вышли — набор отменён.
@@ -227,19 +246,57 @@ info-settings-saved = Настройки сохранены.
 ## Console
 
 console-you = Игрок
-console-resumed = Продолжаем сохранённую партию.
+console-resumed = ▶️ Продолжаем сохранённую партию.
 console-again = Сыграть ещё раз с теми же соперниками?
 console-quit = 🚪 Выйти
 console-wait = ⏳ Ничего не делать — пусть ходят другие
-console-prompt = Ваш выбор ({ $low }–{ $high ->
-    [one] { $high }
-    [few] { $high }
-    [many] { $high }
-   *[other] { $high }
-}, q — выход): 
-console-bad-number = Введите число от { $low } до { $high ->
-    [one] { $high }
-    [few] { $high }
-    [many] { $high }
-   *[other] { $high }
-}.
+## What may be typed for `q` besides it (the key where q is on the keyboard's Cyrillic layout).
+console-quit-keys = й
+## $low, $high: the numbers that may be typed.
+console-prompt = Ваш выбор ({ $low }–{ $high }, q — выход):{" "}
+console-prompt-back = Ваш выбор ({ $low }–{ $high }; 0 или q — назад):{" "}
+console-bad-number = Введите число от { $low } до { $high }.
+## A second step after choosing a card: its color (a wild card) or another choice the rules ask for.
+console-choose-color = 🎨 Выберите цвет для карты { $card }:
+console-choose-option = Как сыграть карту { $card }?
+## Moves since the player's last turn that scroll out of sight: how many lines are above.
+console-more-moves = ↑ ещё { $count ->
+    [one] { $count } строка
+    [few] { $count } строки
+    [many] { $count } строк
+   *[other] { $count } строки
+} с ходами выше
+## A saved match at start. $rules: the rules' name; $bots: computer players; $round: the round.
+console-saved-match = 💾 Есть незаконченная партия: { $rules }, { $bots ->
+    [one] { $bots } робот
+    [few] { $bots } робота
+    [many] { $bots } роботов
+   *[other] { $bots } робота
+}, раунд { $round }.
+console-continue = ▶️ Продолжить её
+console-start-new = 🆕 Начать новую: { $rules }, { $bots ->
+    [one] { $bots } робот
+    [few] { $bots } робота
+    [many] { $bots } роботов
+   *[other] { $bots } робота
+} (незаконченная партия закончится без результата)
+console-saved = 💾 Партия сохранена: следующий запуск продолжит её с этого места.
+## Bad command-line arguments (one line, then the console exits). $help: the option that lists them.
+console-arg-bots = Роботов может быть от { $min } до { $max }, а указано «{ $value }». Список аргументов: { $help }
+console-arg-preset = Набора правил «{ $value }» нет; есть { $names }. Список аргументов: { $help }
+console-arg-lang = Языка «{ $value }» нет; есть { $names }. Список аргументов: { $help }
+console-arg-unknown = Такого аргумента нет: { $value }. Список аргументов: { $help }
+console-arg-bad = Аргумент { $value } задан неверно. Список аргументов: { $help }
+## The command line's help.
+console-help-file = ФАЙЛ
+console-help-usage = Запуск:
+console-help-options = аргументы
+console-help-help = показать эту справку
+console-help = Бот УНО: с токенами Телеграма или Дискорда в настройках — бот для чатов, без них — партия в терминале против роботов.
+console-help-console = партия в терминале, даже если токены заданы
+console-help-lang = язык стола
+console-help-preset = набор правил новой партии
+console-help-bots = сколько роботов в новой партии (от 1 до 9)
+console-help-db = файл базы данных партии в терминале
+console-help-new = начать новую партию, даже если есть незаконченная
+console-help-colorblind = режим для дальтоников: у каждого цвета ещё своя фигура и буква

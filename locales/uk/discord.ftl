@@ -4,10 +4,10 @@
 ## The /kick options (Discord-localized option names: lowercase, 1-32 letters, digits, - or _)
 
 dc-kick-player-name = гравець
-dc-kick-player-description = Кого вилучити з гри
+dc-kick-player-description = Кого виключити з гри
 dc-kick-seat-name = місце
-dc-kick-seat-description = Або номер місця за столом: так вилучають і робота
-dc-kick-usage = Вкажіть щось одне: учасника в полі «{ dc-kick-player-name }» або номер місця за столом у полі «{ dc-kick-seat-name }» (так вилучають і робота).
+dc-kick-seat-description = Або номер місця за столом: так виключають і робота
+dc-kick-usage = Вкажіть щось одне: учасника в полі «{ dc-kick-player-name }» або номер місця за столом у полі «{ dc-kick-seat-name }» (так виключають і робота).
 
 ## Hands
 
@@ -38,7 +38,7 @@ dc-no-access = Ботові бракує прав писати в цей кан�
 
 ## The /settings menu
 
-dc-settings-hint = Змінювати налаштування може творець гри або адміністратор сервера; «Мої картки в особистих повідомленнях» кожен обирає для себе. Нові правила діють з наступної гри.
+dc-settings-hint = Змінювати налаштування може творець гри або адміністратор сервера; «Картки в особисті повідомлення» кожен обирає для себе. Нові правила діють з наступної гри.
 dc-set-preset = Набір правил
 dc-set-lang = Мова бота
 dc-set-timer = Час на хід
@@ -57,8 +57,8 @@ dc-target-option = До { $count ->
     [many] { $count } очок
    *[other] { $count } очка
 }
-dc-opt-colorblind = Режим для людей з дальтонізмом
-dc-opt-dm-hands = Мої картки в особистих повідомленнях (особисто для вас)
+dc-opt-colorblind = Режим для дальтоніків
+dc-opt-dm-hands = Картки в особисті повідомлення (лише для вас)
 dc-opt-scoring = Підрахунок очок
 dc-opt-creepers = Кріпери в колоді
 dc-opt-state = Зараз: { $value }

@@ -46,25 +46,25 @@ event-cards-drawn-draw-two = «Візьми дві»: { $player } бере { $co
     [many] { $count } карток
    *[other] { $count } картки
 }
-event-cards-drawn-wild-four = «Візьми чотири»: { $player } бере { $count ->
+event-cards-drawn-wild-four = «+4»: { $player } бере { $count ->
     [one] { $count } картку
     [few] { $count } картки
     [many] { $count } карток
    *[other] { $count } картки
 }
-event-cards-drawn-challenge-guilty = Блеф викрито: { $player } бере { $count ->
+event-cards-drawn-challenge-guilty = Штраф за блеф: { $player } бере { $count ->
     [one] { $count } картку
     [few] { $count } картки
     [many] { $count } карток
    *[other] { $count } картки
 }
-event-cards-drawn-challenge-innocent = Перевірка не вдалася: { $player } бере { $count ->
+event-cards-drawn-challenge-innocent = Штраф за марну перевірку: { $player } бере { $count ->
     [one] { $count } картку
     [few] { $count } картки
     [many] { $count } карток
    *[other] { $count } картки
 }
-event-cards-drawn-uno-caught = Штраф за несказане УНО: { $player } бере { $count ->
+event-cards-drawn-uno-caught = Спіймали без УНО: { $player } бере { $count ->
     [one] { $count } картку
     [few] { $count } картки
     [many] { $count } карток
@@ -95,39 +95,44 @@ event-direction-changed = { $direction ->
    *[counterclockwise] Напрямок змінився: тепер проти годинникової стрілки ↺
 }
 
-## $target must take $count cards for $card, or answer first.
-event-penalty-pending = { $target }, на вас { $card }: візьміть { $count ->
-    [one] { $count } картку
+## $card is played on $target, who must take $count cards unless they answer it (the table
+## and the hand name the answers the rules allow).
+event-penalty-pending = { $card } на гравця { $target }: штраф — { $count ->
+    [one] { $count } картка
     [few] { $count } картки
     [many] { $count } карток
    *[other] { $count } картки
-} або дайте відповідь
+}
 event-passed = { $player } пасує
 event-uno-called = { $player }: «УНО!»
 event-uno-caught = { $player } забуває сказати УНО, і { $catcher } це помічає!
-event-challenge-guilty = { $challenger } перевіряє «Візьми чотири»: це був блеф! Штраф бере { $offender }
-event-challenge-innocent = { $challenger } перевіряє «Візьми чотири»: усе чесно. Штраф за недовіру бере { $challenger }
+## The verdict only: the penalty is the next line (event-cards-drawn-challenge-*).
+event-challenge-guilty = { $challenger } перевіряє «+4» гравця { $offender } на блеф: блеф викрито!
+event-challenge-innocent = { $challenger } перевіряє «+4» гравця { $offender } на блеф: усе чесно, блефу не було.
 ## Only the challenger sees this. $cards: the challenged player's hand.
 event-hand-revealed = Картки гравця { $owner }: { $cards }
-event-wild-four-taken-back = { $player } забирає «Візьми чотири» назад, колір знову { $swatch } { $color }
+event-wild-four-taken-back = { $player } забирає «+4» назад у руку, колір знову { $swatch } { $color }
 ## $count: the leaver's cards, put back under the draw pile.
 event-player-left = { $count ->
     [0] { $player } виходить із гри
     [one] { $player } виходить із гри, { $count } картка йде під колоду
     [few] { $player } виходить із гри, { $count } картки йдуть під колоду
-    [many] { $player } виходить із гри, { $count } карток ідуть під колоду
-   *[other] { $player } виходить із гри, { $count } картки йдуть під колоду
+    [many] { $player } виходить із гри, { $count } карток іде під колоду
+   *[other] { $player } виходить із гри, { $count } картки йде під колоду
 }
 
-## $scores: a list of score-entry.
-event-round-ended = { $winner } виграє раунд! Рахунок: { $scores }
-## $count: the points the winner scores this round.
-event-round-ended-points = { $winner } виграє раунд і отримує { $count ->
+## The round's winner; event-round-ended* add the score, event-round-won* stand alone when the
+## match's result follows with the final score. $count: the points the winner scores this round.
+event-round-won = { $winner } виграє раунд!
+event-round-won-points = { $winner } виграє раунд і отримує { $count ->
     [one] { $count } очко
     [few] { $count } очки
     [many] { $count } очок
    *[other] { $count } очка
-}! Рахунок: { $scores }
+}!
+## $scores: a list of score-entry.
+event-round-ended = { event-round-won } Рахунок: { $scores }
+event-round-ended-points = { event-round-won-points } Рахунок: { $scores }
 ## $count: the number of winners (more than one when the win is shared); $winners: their names.
 event-game-ended = { $count ->
     [1] { $winners } виграє гру!
@@ -142,4 +147,4 @@ score-entry = { $player } — { $count ->
     [many] { $count } очок
    *[other] { $count } очка
 }
-event-round-blocked = Ніхто не може ні зіграти, ні взяти картку: раунд завершено, перемагає найлегша рука.
+event-round-blocked = Ніхто не може ні зіграти, ні взяти картку: раунд завершено, перемагає той, у кого на руці найменше очок.

@@ -29,12 +29,20 @@ table-seat = { $name } — { $count ->
 }
 table-uno-mark = (УНО!)
 table-turn = Ходить { $name }.
+## A pending penalty. $answer: what the rules let the player do instead of taking the cards
+## (`none`, `challenge`, `pass`, `defend`, `challenge-defend`; see Renderer.penalty_answer).
 table-pending = { $name } має взяти { $count ->
     [one] { $count } картку
     [few] { $count } картки
     [many] { $count } карток
    *[other] { $count } картки
-} або відповісти.
+}{ $answer ->
+    [challenge] {" "}або перевірити «+4» на блеф
+    [pass] {" "}або передати штраф своєю «Візьми дві»
+    [defend] {" "}або відбитися карткою «Візьми дві» замовленого кольору
+    [challenge-defend] , перевірити «+4» на блеф або відбитися карткою «Візьми дві» замовленого кольору
+   *[none] {""}
+}.
 table-timer = ⏱ На хід { $seconds ->
     [one] { $seconds } секунда
     [few] { $seconds } секунди
@@ -42,7 +50,8 @@ table-timer = ⏱ На хід { $seconds ->
    *[other] { $seconds } секунди
 }.
 table-finished = 🏆 Гру завершено. { $count ->
-    [one] Переможець
+    [1] Переможець
+    [one] Переможці
     [few] Переможці
     [many] Переможці
    *[other] Переможці
@@ -60,12 +69,13 @@ lobby-players = { $count ->
    *[other] { $count } гравця:
 }
 lobby-rules = Правила: { $rules }
-lobby-hint = Приєднуйтеся кнопкою або командою /join, потім /start.
+lobby-hint = Приєднуйтеся кнопкою або командою /join; коли всі зберуться — /start.
 lobby-closed = 🔒 Набір закрито.
 lobby-cancelled = Набір скасовано.
 # A rematch: the people of the previous match, asked to join (they are not joined for them).
 lobby-invited = 🔁 Реванш! { $count ->
-    [one] Чекаємо на гравця минулої партії: { $names }.
+    [1] Чекаємо на гравця минулої партії: { $names }.
+    [one] Чекаємо на гравців минулої партії: { $names }.
     [few] Чекаємо на гравців минулої партії: { $names }.
     [many] Чекаємо на гравців минулої партії: { $names }.
    *[other] Чекаємо на гравців минулої партії: { $names }.
@@ -82,29 +92,36 @@ hand-title = 🃏 Ваші картки ({ $count ->
 }):
 hand-your-turn = ✅ Ваш хід: оберіть картку або візьміть з колоди.
 hand-waiting = Ходить { $name }.
-hand-out-of-turn = Можна походити поза чергою.
+hand-out-of-turn = Можна зробити хід поза чергою.
+## $answer: as in table-pending.
 hand-pending = ⚠️ Вам треба взяти { $count ->
     [one] { $count } картку
     [few] { $count } картки
     [many] { $count } карток
    *[other] { $count } картки
-} — або відповісти.
+}{ $answer ->
+    [challenge] {" "}або перевірити «+4» на блеф
+    [pass] {" "}або передати штраф своєю «Візьми дві»
+    [defend] {" "}або відбитися карткою «Візьми дві» замовленого кольору
+    [challenge-defend] , перевірити «+4» на блеф або відбитися карткою «Візьми дві» замовленого кольору
+   *[none] {""}
+}.
 hand-choose-color = 🎨 Перша картка — дика: оберіть колір.
-hand-drawn = Ви взяли { $card }. Зіграти її чи пропустити хід?
+hand-drawn = Ви взяли { $card }. Зіграйте її або пасуйте.
 hand-left = Ви більше не берете участі в цій грі.
 hand-finished = Гру завершено.
 
 ## Buttons
 
 btn-draw = 📥 Взяти картку
-btn-pass = ⏭ Пропустити
+btn-pass = ⏭ Пасувати
 btn-accept = 📥 Взяти { $count ->
     [one] { $count } картку
     [few] { $count } картки
     [many] { $count } карток
    *[other] { $count } картки
 }
-btn-challenge = ⚖️ Оскаржити
+btn-challenge = ⚖️ Перевірити на блеф
 btn-uno = 📣 УНО!
 btn-catch = 🫵 Спіймати!
 btn-join = ➕ Приєднатися
@@ -139,11 +156,12 @@ settings-target = Гра до { $count ->
     [many] { $count } очок
    *[other] { $count } очка
 }
-settings-creepers = Кріперів у колоді: { $count ->
-    [one] { $count } картка
-    [few] { $count } картки
-    [many] { $count } карток
-   *[other] { $count } картки
+settings-creepers = { $count ->
+    [0] Кріперів у колоді немає
+    [one] У колоді { $count } Кріпер
+    [few] У колоді { $count } Кріпери
+    [many] У колоді { $count } Кріперів
+   *[other] У колоді { $count } Кріпера
 }
 
 ## Statistics
@@ -180,24 +198,25 @@ error-game-running = Гра вже почалася: приєднатися мо
 error-already-joined = Ви вже в грі.
 error-not-joined = Спершу приєднайтеся до гри (/join).
 error-lobby-closed = Набір закрито.
-error-lobby-full = Місць немає: грати можуть не більше 10 осіб.
-error-not-enough-players = Потрібно щонайменше { $min ->
-    [one] { $min } живий гравець і суперник
-    [few] { $min } гравці, і хоча б один із них людина
-    [many] { $min } гравців, і хоча б один із них людина
-   *[other] { $min } гравця, і хоча б один із них людина
-}.
+error-lobby-full = Місць немає: за столом не більше 10 гравців разом із роботами.
+error-not-enough-players = { $min ->
+    [1] Потрібен хоча б один гравець, і це має бути людина.
+    [one] Потрібно щонайменше { $min } гравець, і хоча б один із них — людина.
+    [few] Потрібно щонайменше { $min } гравці, і хоча б один із них — людина.
+    [many] Потрібно щонайменше { $min } гравців, і хоча б один із них — людина.
+   *[other] Потрібно щонайменше { $min } гравця, і хоча б один із них — людина.
+}
 error-not-allowed = Це може зробити лише творець гри або адміністратор чату.
 error-not-in-game = Ви не берете участі в цій грі.
 error-kick-target = Цього гравця немає в грі.
-error-kick-seat = На цьому місці ніхто не сидить: місця лічать по порядку, як гравців перелічено за столом.
+error-kick-seat = На цьому місці ніхто не сидить: місця рахують за порядком, як гравців перелічено за столом.
 error-stale = Ці кнопки застаріли — ось ваші картки зараз.
 error-bad-action = Такого ходу немає.
 error-conflict = Хід не зараховано: гра саме змінилася. Спробуйте ще раз.
 error-bad-setting = Такого налаштування немає.
 error-wrong-chat = Ця команда працює лише в груповому чаті.
 error-dm-closed = { $name }, відкрийте чат із ботом, щоб бачити свої картки: натисніть кнопку нижче.
-error-flood = Платформа просить зачекати — повідомлення надійде за { $seconds ->
+error-flood = Забагато повідомлень поспіль: наступне надійде за { $seconds ->
     [one] { $seconds } секунду
     [few] { $seconds } секунди
     [many] { $seconds } секунд
@@ -208,9 +227,9 @@ info-lobby-created = Набір відкрито! Приєднуйтеся.
 info-rematch = 🔁 Реванш! Набір відкрито.
 info-joined = { $name } у грі.
 info-left = { $name } виходить із гри.
-info-kicked = { $name } більше не в грі: виключення.
+info-kicked = Гравця { $name } виключено з гри.
 info-bot-added = Робот приєднався.
-info-bot-removed = Робот більше не в грі: виключення.
+info-bot-removed = Робота виключено з гри.
 info-lobby-closed = Набір закрито.
 info-lobby-opened = Набір знову відкрито.
 info-lobby-empty = Усі вийшли — набір скасовано.
@@ -227,19 +246,57 @@ info-settings-saved = Налаштування збережено.
 ## Console
 
 console-you = Гравець
-console-resumed = Продовжуємо збережену партію.
+console-resumed = ▶️ Продовжуємо збережену партію.
 console-again = Зіграти ще раз із тими самими суперниками?
 console-quit = 🚪 Вийти
 console-wait = ⏳ Нічого не робити — хай ходять інші
-console-prompt = Ваш вибір ({ $low }–{ $high ->
-    [one] { $high }
-    [few] { $high }
-    [many] { $high }
-   *[other] { $high }
-}, q — вихід): 
-console-bad-number = Введіть число від { $low } до { $high ->
-    [one] { $high }
-    [few] { $high }
-    [many] { $high }
-   *[other] { $high }
-}.
+## What may be typed for `q` besides it (the key where q is on the keyboard's Cyrillic layout).
+console-quit-keys = й
+## $low, $high: the numbers that may be typed.
+console-prompt = Ваш вибір ({ $low }–{ $high }, q — вихід):{" "}
+console-prompt-back = Ваш вибір ({ $low }–{ $high }; 0 або q — назад):{" "}
+console-bad-number = Введіть число від { $low } до { $high }.
+## A second step after choosing a card: its color (a wild card) or another choice the rules ask for.
+console-choose-color = 🎨 Оберіть колір для картки { $card }:
+console-choose-option = Як зіграти картку { $card }?
+## Moves since the player's last turn that scroll out of sight: how many lines are above.
+console-more-moves = ↑ ще { $count ->
+    [one] { $count } рядок
+    [few] { $count } рядки
+    [many] { $count } рядків
+   *[other] { $count } рядка
+} з ходами вище
+## A saved match at start. $rules: the rules' name; $bots: computer players; $round: the round.
+console-saved-match = 💾 Є незавершена партія: { $rules }, { $bots ->
+    [one] { $bots } робот
+    [few] { $bots } роботи
+    [many] { $bots } роботів
+   *[other] { $bots } робота
+}, раунд { $round }.
+console-continue = ▶️ Продовжити її
+console-start-new = 🆕 Почати нову: { $rules }, { $bots ->
+    [one] { $bots } робот
+    [few] { $bots } роботи
+    [many] { $bots } роботів
+   *[other] { $bots } робота
+} (незавершена партія закінчиться без результату)
+console-saved = 💾 Партію збережено: наступний запуск продовжить її з цього місця.
+## Bad command-line arguments (one line, then the console exits). $help: the option that lists them.
+console-arg-bots = Роботів може бути від { $min } до { $max }, а вказано «{ $value }». Список аргументів: { $help }
+console-arg-preset = Набору правил «{ $value }» немає; є { $names }. Список аргументів: { $help }
+console-arg-lang = Мови «{ $value }» немає; є { $names }. Список аргументів: { $help }
+console-arg-unknown = Такого аргументу немає: { $value }. Список аргументів: { $help }
+console-arg-bad = Аргумент { $value } задано неправильно. Список аргументів: { $help }
+## The command line's help.
+console-help-file = ФАЙЛ
+console-help-usage = Запуск:
+console-help-options = аргументи
+console-help-help = показати цю довідку
+console-help = Бот УНО: з токенами Телеграма чи Дискорда в налаштуваннях — бот для чатів, без них — партія в терміналі проти роботів.
+console-help-console = партія в терміналі, навіть якщо токени задано
+console-help-lang = мова столу
+console-help-preset = набір правил нової партії
+console-help-bots = скільки роботів у новій партії (від 1 до 9)
+console-help-db = файл бази даних партії в терміналі
+console-help-new = почати нову партію, навіть якщо є незавершена
+console-help-colorblind = режим для дальтоніків: у кожного кольору ще своя фігура й літера

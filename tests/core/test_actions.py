@@ -137,3 +137,21 @@ def test_actions_are_interned_and_immutable() -> None:
         action.color = Color.RED  # type: ignore[misc]
     with pytest.raises(TypeError):
         Action("play")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("player", ["b", "tg:12345", "Discord-User_7"])
+@pytest.mark.parametrize("card", ["r7", "g0", "b5"])
+def test_a_play_naming_a_player_round_trips(card: str, player: str) -> None:
+    """Seven-zero: `play r7 @b` names the player to swap hands with; the id keeps its case."""
+    action = Action.parse(f"play {card} @{player}")
+    assert (str(action.card), action.color, action.target) == (card, None, player)
+    assert str(action) == f"play {card} @{player}"
+    assert Action.parse(str(action)) is action
+    assert Action(ActionType.PLAY, Card.parse(card), None, player) is action
+    assert pickle.loads(pickle.dumps(action)) is action
+
+
+@pytest.mark.parametrize("text", ["play r7 @", "play wild @b", "play rskip @b", "play r7 g @b"])
+def test_a_bad_target_raises(text: str) -> None:
+    with pytest.raises(ValueError):
+        Action.parse(text)

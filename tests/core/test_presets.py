@@ -22,6 +22,9 @@ OPTIONS = [
     ("target", 500, 500, 500),
     ("two_player_reverse_skips", True, True, True),
     ("no_bluffing", False, False, False),
+    ("stacking", False, False, False),
+    ("seven_zero", False, False, False),
+    ("draw_until_playable", False, False, False),
 ]
 
 

@@ -1,7 +1,8 @@
 """Property tests over random matches of every preset with 2-10 players.
 
 A match is driven by a random choice among ALL players' legal actions (on turn and off turn:
-catches, UNO calls, jump-ins), so every rule gets exercised. Checked:
+catches, UNO calls, jump-ins), so every rule gets exercised; half the time it picks among the
+plays only, so that rounds end (`_pick`). Checked:
 
 - the total number of cards never changes (and at round ends, the exact deck composition);
 - the legal actions are listed once each, the plays first (`legal_actions` promises both);
@@ -15,7 +16,7 @@ catches, UNO calls, jump-ins), so every rule gets exercised. Checked:
 - the same seed replays the same match (the twin is a second `Game.new` with the same seed);
 - `default_action` is always legal for the player to act and None for everyone else;
 - every match ends, with winners and a score at the target (or one player left: now and then
-  somebody leaves mid-game).
+  somebody leaves mid-game, or times out).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.actions import Action, ActionType
-from core.cards import ALL_CARDS, COLORS
+from core.cards import ALL_CARDS, COLORS, Card
 from core.errors import IllegalAction
 from core.events import (
     CardsDrawn,
@@ -45,15 +46,30 @@ from tests.core.helpers import PRESETS, all_cards, deck, seats
 
 SPACE: tuple[Action, ...] = (
     *(Action(ActionType.PLAY, card, color) for card in ALL_CARDS for color in (None, *COLORS)),
+    # seven-zero: a 7 naming a player (and a 5, which may not)
+    *(
+        Action(ActionType.PLAY, Card.parse(card), None, player)
+        for card in ("r7", "y7", "g7", "b7", "r5")
+        for player in seats(10)
+    ),
     *(Action(t) for t in ActionType if t not in (ActionType.PLAY, ActionType.CHOOSE)),
     *(Action(ActionType.CHOOSE, color=color) for color in COLORS),
 )
 MAX_STEPS = 60_000
+OPTIONS = (
+    "stacking",
+    "seven_zero",
+    "draw_until_playable",
+    "jump_in",
+    "pass_draw_two",
+    "defend_wild_four",
+)
 
 
 @st.composite
 def matches(draw: st.DrawFn, preset: str) -> tuple[Rules, int, int, int]:
-    """(rules, players, seed, driver seed) for a preset, options switched now and then."""
+    """(rules, players, seed, driver seed) for a preset, options switched now and then (the
+    options from other tables included, switched through `Rules.with_option`)."""
     rules = Rules.preset(preset)
     rules = dataclasses.replace(
         rules,
@@ -61,11 +77,25 @@ def matches(draw: st.DrawFn, preset: str) -> tuple[Rules, int, int, int]:
         no_bluffing=draw(st.booleans()) and draw(st.booleans()),
         scoring=draw(st.sampled_from([Scoring.WINNER, Scoring.WINNER, Scoring.TALLY])),
     )
+    for name in OPTIONS:
+        if draw(st.booleans()):
+            rules = rules.with_option(name, not getattr(rules, name), Rules.preset(preset))
     return rules, draw(st.integers(2, 10)), draw(st.integers(0, 2**32)), draw(st.integers(0, 999))
 
 
 def _moves(game: Game) -> list[tuple[str, Action]]:
     return [(p, a) for p in game.players for a in game.legal_actions(p)]
+
+
+def _pick(moves: list[tuple[str, Action]], rng: random.Random) -> tuple[str, Action]:
+    """A random move; half the time a random play when there is one. Uniform over every move,
+    two random players draw far more than they play (under "draw until playable" a draw takes
+    many cards, and seven-zero keeps swapping the hands), and a round can run for hundreds of
+    thousands of moves; with the bias every match ends in a few thousand."""
+    plays = [m for m in moves if m[1].type is ActionType.PLAY]
+    if plays and rng.random() < 0.5:
+        return rng.choice(plays)
+    return rng.choice(moves)
 
 
 def _check_events(events: list[Event]) -> None:
@@ -164,8 +194,11 @@ def test_random_matches(preset: str, data: st.DataObject) -> None:
         if rng.random() < 0.001:  # now and then somebody leaves
             leaver = rng.choice(game.players)
             events, twin_events = game.remove_player(leaver), twin.remove_player(leaver)
+        elif rng.random() < 0.01:  # or runs out of time
+            late = game.current_player
+            events, twin_events = game.time_out(late), twin.time_out(late)
         else:
-            player, action = rng.choice(moves)
+            player, action = _pick(moves, rng)
             events, twin_events = game.apply(player, action), twin.apply(player, action)
         _check_events(events)
         assert twin_events == events
@@ -195,7 +228,7 @@ def test_only_listed_actions_are_legal(preset: str, data: st.DataObject) -> None
             break
         if step in sampled:
             _check_whole_space(game)
-        game.apply(*rng.choice(_moves(game)))
+        game.apply(*_pick(_moves(game), rng))
     _check_whole_space(game)  # the last position, or a finished match
 
 
@@ -213,7 +246,7 @@ def test_same_seed_replays_the_same_match(preset: str, data: st.DataObject) -> N
         for _ in range(MAX_STEPS):
             if game.is_over:
                 break
-            log.extend(event_to_dict(e) for e in game.apply(*rng.choice(_moves(game))))
+            log.extend(event_to_dict(e) for e in game.apply(*_pick(_moves(game), rng)))
         return log, game.to_dict()
 
     first, second = run(), run()

@@ -112,6 +112,9 @@ CASES = [
     ),
     Refusal("jump_in_not_with_wild", _at("house"), "c", "play wild g"),
     Refusal("one_draw_card_per_turn", _at("house", "a: play r+2", a="r+2 r+2 g7"), "a", "play r+2"),
+    Refusal("seven_needs_target", _at(a="r7 g7", seven_zero=True), "a", "play r7"),
+    Refusal("target_not_allowed", _at(a="r7 r1"), "a", "play r7 @b"),
+    Refusal("not_a_target", _at(a="r7 g7", seven_zero=True), "a", "play r7 @zed"),
 ]
 
 

@@ -351,13 +351,14 @@ def _play_to_round_two(game: Game, rng: random.Random) -> RoundStarted:
         ("house", Kind.NUMBER, 1),
     ],
 )
-def test_next_dealer_is_who_took_the_first_turn(preset: str, kind: Kind, first_turn: int) -> None:
-    """RULES.md 3.5: the player who took the first turn (after first-card effects) deals next."""
+def test_next_dealer_is_left_of_the_dealer(preset: str, kind: Kind, first_turn: int) -> None:
+    """RULES.md 3.5: the deal passes one seat to the left every round, whatever the first card
+    did (who took the first turn does not matter)."""
     game = _new(preset, 4, kind)
-    first = game.current_player
-    assert first == _left_of(game, game.dealer, first_turn)
+    dealer = game.dealer
+    assert game.current_player == _left_of(game, dealer, first_turn)
     started = _play_to_round_two(game, random.Random(7))
     assert started.number == 2
-    assert started.dealer == first
-    assert game.dealer == first
+    assert started.dealer == _left_of(game, dealer)
+    assert game.dealer == started.dealer
     assert game.round_no == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -38,9 +39,13 @@ async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> N
     finally:
         await storage.close()
     text = "\n".join(lines)
-    assert "Гру завершено" in text or "виграє гру" in text
+    assert "виграє гру" in text
     assert "Введіть число" in text  # the invalid answers were refused in Ukrainian
     assert len(prompts) > 10
+    # The final score is said once: the last round's line names its winner only.
+    [result] = [i for i, line in enumerate(lines) if "Підсумковий рахунок" in line]
+    assert "виграє раунд" in lines[result - 1] and "Рахунок" not in lines[result - 1]
+    assert all(a != b for a, b in itertools.pairwise(lines) if a.strip())
 
 
 async def test_console_offers_a_rematch_after_the_match(tmp_path: Path, renderer: Renderer) -> None:
@@ -85,9 +90,12 @@ async def test_console_prints_a_timers_notice(tmp_path: Path, renderer: Renderer
         clock.advance(601)
         for out in await service.run_due(math.inf):  # as the console's loop runs the timers
             table.show(out)
+        table.flush()
     finally:
         await storage.close()
-    assert lines == ["• " + renderer.t("uk", "info-lobby-expired", minutes=10)]
+    said = "• " + renderer.t("uk", "info-lobby-expired", minutes=10)
+    assert " ".join(line.strip() for line in lines) == said  # wrapped to the terminal's width
+    assert len(lines) == 2
 
 
 def test_make_run_without_tokens_plays_in_the_console(tmp_path: Path) -> None:
@@ -96,9 +104,9 @@ def test_make_run_without_tokens_plays_in_the_console(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "bot", "--bots", "1", "--preset", "house"],
         cwd=tmp_path,
-        # "0" waits out of turn and is refused (then "1" taken) in turn; after the match it
-        # declines the rematch, unless the previous answer was a "0" (then one more match).
-        input="1\n0\n" * 2000,
+        # "1" plays the first choice (and a wild's first color); "0" waits out of turn and is
+        # refused in turn. After the match "0" declines the rematch, "1" plays one more.
+        input="1\n1\n0\n" * 3000,
         capture_output=True,
         text=True,
         env={**env, "PYTHONPATH": str(ROOT)},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.event_text import event_text
+from bot.event_text import event_lines, event_text
 from bot.i18n import LANGS, I18n
 from core import events as ev
 from core.cards import Card, Color
@@ -48,6 +48,11 @@ def sample_events() -> list[ev.Event]:
         ev.ChallengeResolved("b", "a", False),
         ev.HandRevealed("b", "a", (C("r7"), C("wild4"))),
         ev.WildFourTakenBack("a", Color.RED),
+        ev.HandsSwapped("a", "b"),
+        ev.HandsPassed(1),
+        ev.HandsPassed(-1),
+        ev.TimedOut("c", 1),
+        ev.TimedOut("c", 2),
         ev.PlayerLeft("c", 3),
         ev.PlayerLeft("c", 0),
         ev.RoundEnded(
@@ -140,8 +145,8 @@ def test_every_private_event_is_hidden_from_the_table(i18n: I18n) -> None:
         (
             ev.CardsDrawn("b", 6, ev.DrawReason.CHALLENGE_INNOCENT, ()),
             None,
-            "Проверка не удалась: Боря берёт 6 карт",
-            "Перевірка не вдалася: Боря бере 6 карток",
+            "Штраф за напрасную проверку: Боря берёт 6 карт",
+            "Штраф за марну перевірку: Боря бере 6 карток",
         ),
         (
             ev.DealerCardDrawn("a", C("y9")),
@@ -176,8 +181,26 @@ def test_every_private_event_is_hidden_from_the_table(i18n: I18n) -> None:
         (
             ev.PenaltyPending("b", 4, C("wild4")),
             None,
-            "Боря, на вас 🌈 +4: возьмите 4 карты или ответьте",
-            "Боря, на вас 🌈 +4: візьміть 4 картки або дайте відповідь",
+            "🌈 +4 на игрока Боря: штраф — 4 карты",
+            "🌈 +4 на гравця Боря: штраф — 4 картки",
+        ),
+        (
+            ev.CardsDrawn("b", 2, ev.DrawReason.UNO_CAUGHT, ()),
+            None,
+            "Поймали без УНО: Боря берёт 2 карты",
+            "Спіймали без УНО: Боря бере 2 картки",
+        ),
+        (
+            ev.ChallengeResolved("b", "a", True),
+            None,
+            "Боря проверяет «+4» игрока Аня на блеф: блеф раскрыт!",
+            "Боря перевіряє «+4» гравця Аня на блеф: блеф викрито!",
+        ),
+        (
+            ev.PlayerLeft("c", 5),
+            None,
+            "Вика выходит из игры, 5 карт уходит под колоду",
+            "Вика виходить із гри, 5 карток іде під колоду",
         ),
         (
             ev.UnoCaught("b", "a"),
@@ -261,3 +284,61 @@ def test_score_lists_rank_the_most_points_first_under_winner_scoring(i18n: I18n)
     assert render(i18n, game_ended) == (
         "Вика выигрывает игру! Итоговый счёт: Вика — 501 очко, Аня — 3 очка, Боря — 3 очка"
     )
+
+
+# ------------------------------------------------------------------------------ said once
+
+
+def test_a_challenge_says_its_verdict_once_and_its_penalty_once(i18n: I18n) -> None:
+    """The verdict and the cards it costs are two lines that do not repeat each other."""
+    for guilty, reason in ((True, "CHALLENGE_GUILTY"), (False, "CHALLENGE_INNOCENT")):
+        drawer = "a" if guilty else "b"
+        count = 4 if guilty else 6
+        events = [
+            ev.ChallengeResolved("b", "a", guilty),
+            ev.CardsDrawn(drawer, count, ev.DrawReason[reason], ()),
+        ]
+        for lang in LANGS:
+            verdict, penalty = event_lines(i18n, lang, events, NAMES.__getitem__, scoring=WINNER)
+            assert ("блеф" in verdict) and ("карт" not in verdict)  # the verdict names no cards
+            assert "блеф" not in penalty.split(":")[1]  # the penalty line repeats no verdict
+            assert i18n.t(lang, "cards-count", count=count).split()[0] in penalty
+
+
+def test_the_final_score_is_said_once_where_lines_are_read_together(i18n: I18n) -> None:
+    totals = {"a": 502, "b": 22}
+    events = [ev.RoundEnded("a", {"a": 0, "b": 22}, {"a": 22, "b": 0}, totals)]
+    events.append(ev.GameEnded(("a",), totals))
+    both = event_lines(i18n, "ru", events, NAMES.__getitem__, scoring=WINNER)
+    assert both[0].startswith("Аня выигрывает раунд и получает 22 очка!")
+    assert [line.count("Аня — 502 очка") for line in both] == [1, 1]  # chats: each says it
+    once = event_lines(i18n, "ru", events, NAMES.__getitem__, scoring=WINNER, score_once=True)
+    assert once == ["Аня выигрывает раунд и получает 22 очка!", both[1]]
+    # A round that does not end the match keeps its score.
+    assert event_lines(i18n, "uk", events[:1], NAMES.__getitem__, scoring=WINNER, score_once=True)[
+        0
+    ].endswith("Рахунок: Аня — 502 очки, Боря — 22 очки")
+
+
+# ------------------------------------------------------------------------------ color-blind mode
+
+
+def test_every_card_named_in_a_line_carries_the_color_blind_mark(i18n: I18n) -> None:
+    """Every event that names a colored card or a color marks it with a shape and a letter."""
+    marks = [i18n.swatch("ru", color, colorblind=True) for color in Color]
+    for event in sample_events():
+        for viewer in (None, "a", "b"):
+            plain = event_text(i18n, "ru", event, NAMES.__getitem__, viewer, scoring=WINNER)
+            marked = event_text(
+                i18n, "ru", event, NAMES.__getitem__, viewer, scoring=WINNER, colorblind=True
+            )
+            if plain is None:
+                continue
+            assert marked is not None
+            for color in Color:
+                emoji = i18n.t("ru", f"color-{color.name.lower()}-emoji")
+                assert marked.count(emoji) == sum(marked.count(m) for m in marks if emoji in m)
+                assert plain.count(emoji) == marked.count(emoji)
+
+
+WINNER = Scoring.WINNER

@@ -475,5 +475,8 @@ def test_get_i18n_is_cached() -> None:
 
 def test_python_code_has_no_user_facing_words() -> None:
     root = Path(__file__).resolve().parents[2]
-    for path in ("bot/i18n.py", "bot/event_text.py"):
+    paths = ["bot/i18n.py", "bot/event_text.py", "bot/render.py", "bot/__main__.py"]
+    paths += [str(p.relative_to(root)) for p in sorted((root / "bot/console").glob("*.py"))]
+    assert len(paths) >= 7
+    for path in paths:
         assert not CYRILLIC_RE.search((root / path).read_text(encoding="utf-8")), path
