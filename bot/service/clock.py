@@ -20,7 +20,7 @@ from bot.service.alarms import Alarms
 from bot.service.match import Match
 from bot.service.outcome import Notice, Outcome
 from bot.service.unit_of_work import UnitOfWork, Work, match_record
-from bot.storage import GameRecord, LogEntry, StorageError, VersionConflict
+from bot.storage import GameRecord, LogEntry
 from core.events import Event
 
 logger = logging.getLogger("bot.service")
@@ -81,23 +81,14 @@ class Clock:
         outcomes = []
         for chat in self.alarms.due(now, prefix):
             try:
-                out = await self._on_deadline(chat, now)
-            except StorageError as exc:
-                delay = self.alarms.failed(chat, self.uow.clock())
-                logger.warning(
-                    "deadline of chat %s failed on the storage (%s); retrying in %.0f s",
-                    chat,
-                    exc,
-                    delay,
-                )
-                continue
+                out = await self.uow.run_timed(chat, now, lambda work: self._on_deadline(work, now))
             except Exception:
-                # A fault in the code, not in the data (that is set aside as broken): one game
-                # must not stall every other chat's timers, so this one waits for a restart.
+                # A fault in the code, not in the data (that is set aside as broken) nor in the
+                # storage (that is retried): one game must not stall every other chat's
+                # timers, so this one waits for a restart.
                 logger.exception("deadline of chat %s failed; disarmed", chat)
                 self.alarms.arm(chat, None)
                 continue
-            self.alarms.succeeded(chat)
             if out is not None:
                 outcomes.append(out)
         return outcomes
@@ -112,46 +103,41 @@ class Clock:
                 if inspect.isawaitable(result):
                     await result
 
-    async def _on_deadline(self, chat_key: str, now: float) -> Outcome | None:
-        async with self.uow.open(chat_key) as work:
-            match = await work.active()
-            if match is None:
-                self.alarms.arm(chat_key, None)
-                return await _told(work)
-            if match.status == "lobby":
-                return await self._expire_lobby(work, match, now)
-            if match.deadline is None:
-                self.alarms.arm(chat_key, None)
-                return None
-            if match.deadline > now:
-                self.alarms.arm(chat_key, match.deadline)
-                return None
-            game = match.game
-            assert game is not None
-            settings = await work.settings()
-            events: list[Event] = []
-            log: list[LogEntry] = []
-            if computer.want_to_act(game):
-                computer.play(game, events, log)
-            elif settings.timer is None:
-                # The timer was switched off after this deadline was set: nobody times out.
-                self.alarms.arm(chat_key, None)
-                return None
-            else:
-                computer.time_out(game, match.table, events, log)
-            try:
-                out = await work.commit(match, events, log)
-            except VersionConflict:
-                # Another process moved this game: look again at its stored deadline.
-                self.alarms.arm(chat_key, now)
-                return None
-            if out.info is not None:
-                # No command to answer (say, a timeout took out the last person and the game
-                # stopped): what would have been the answer goes to the whole chat.
-                out.notices.append(out.info)
-                out.info = None
-            out.notices[:0] = work.notices
-            return out
+    async def _on_deadline(self, work: Work, now: float) -> Outcome | None:
+        chat_key = work.chat_key
+        match = await work.active()
+        if match is None:
+            self.alarms.arm(chat_key, None)
+            await work.settings()  # the language of a notice that the game was set aside
+            return None
+        if match.status == "lobby":
+            return await self._expire_lobby(work, match, now)
+        if match.deadline is None:
+            self.alarms.arm(chat_key, None)
+            return None
+        if match.deadline > now:
+            self.alarms.arm(chat_key, match.deadline)
+            return None
+        game = match.game
+        assert game is not None
+        settings = await work.settings()
+        events: list[Event] = []
+        log: list[LogEntry] = []
+        if computer.want_to_act(game):
+            computer.play(game, events, log)
+        elif settings.timer is None:
+            # The timer was switched off after this deadline was set: nobody times out.
+            self.alarms.arm(chat_key, None)
+            return None
+        else:
+            computer.time_out(game, match.table, events, log)
+        out = await work.commit(match, events, log)
+        if out.info is not None:
+            # No command to answer (say, a timeout took out the last person and the game
+            # stopped): what would have been the answer goes to the whole chat.
+            out.notices.append(out.info)
+            out.info = None
+        return out
 
     async def _expire_lobby(self, work: Work, match: Match, now: float) -> Outcome | None:
         """Close a lobby nobody touched for `lobby_idle`, so that the chat can open a new one."""
@@ -167,13 +153,5 @@ class Clock:
         await work.close(match)
         notice = Notice("info-lobby-expired", {"minutes": lobby_minutes(idle)})
         out = projection.shown(match, settings)
-        out.notices = [*work.notices, notice]  # for the whole chat: no command to answer
+        out.notices = [notice]  # for the whole chat: no command to answer
         return out
-
-
-async def _told(work: Work) -> Outcome | None:
-    """What a deadline says when it found no game: only that one was set aside, if it was."""
-    if not work.notices:
-        return None
-    await work.settings()
-    return Outcome(work.chat_key, work.lang, notices=list(work.notices))

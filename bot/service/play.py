@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.service import projection
-from bot.service.ids import valid_game_id
-from bot.service.outcome import Notice, Outcome, User, lang_of
+from bot.service.outcome import Outcome, User
 from bot.service.unit_of_work import UnitOfWork, Work
-from bot.storage import LogEntry, StorageError
+from bot.storage import LogEntry
 from core import actions as A
 from core.actions import Action
 from core.errors import IllegalAction
@@ -38,15 +37,8 @@ class PlayCases:
         `game_id` comes from user data: one that cannot name a game is refused like a game
         that is over.
         """
-        if chat_key is None:
-            if game_id is None:
-                raise ValueError("act needs a chat or a game")
-            try:
-                chat_key = await self._chat_of(game_id)
-            except StorageError:
-                return Outcome("", lang_of(user.lang), error=Notice("error-storage"))
-            if chat_key is None:
-                return Outcome("", lang_of(user.lang), error=Notice("error-no-game"))
+        if chat_key is None and game_id is None:
+            raise ValueError("act needs a chat or a game")
 
         async def use_case(work: Work) -> Outcome:
             settings = await work.settings()
@@ -83,14 +75,10 @@ class PlayCases:
             match.table.timeouts.pop(user.id, None)
             return await work.commit(match, events, [LogEntry(user.id, str(parsed))])
 
+        if chat_key is None:
+            assert game_id is not None
+            return await self.uow.run_for_game(game_id, user.lang, use_case)
         return await self.uow.run(chat_key, user.lang, use_case)
-
-    async def _chat_of(self, game_id: int) -> str | None:
-        """The chat of a game named by user data (None: no such game)."""
-        if not valid_game_id(game_id):
-            return None
-        rec = await self.uow.storage.get_game(game_id)
-        return None if rec is None else rec.chat_key
 
     async def uno(self, chat_key: str, user: User) -> Outcome:
         """`/uno`: catch whoever forgot, or call one's own UNO (RULES.md section 5).

@@ -7,11 +7,10 @@ one a move is being applied to, and a game that cannot be loaded is set aside he
 from __future__ import annotations
 
 from bot.service import projection
-from bot.service.ids import valid_game_id
 from bot.service.match import meta_from_dict
 from bot.service.outcome import Notice, Outcome, User, lang_of
 from bot.service.unit_of_work import UnitOfWork, Work
-from bot.storage import GameRecord, StatRow, StorageError
+from bot.storage import GameRecord, StatRow
 
 
 class Queries:
@@ -36,17 +35,7 @@ class Queries:
         By `game_id` (from user data: a forged one is "no game"; an ended one shows how the
         hand ended) or the chat's open game.
         """
-        if game_id is not None:
-            if not valid_game_id(game_id):
-                return Outcome(chat_key or "", lang_of(user.lang), error=Notice("error-no-game"))
-            try:
-                rec = await self.uow.storage.get_game(game_id)
-            except StorageError:
-                return Outcome(chat_key or "", lang_of(user.lang), error=Notice("error-storage"))
-            if rec is None:
-                return Outcome(chat_key or "", lang_of(user.lang), error=Notice("error-no-game"))
-            chat_key = rec.chat_key
-        if chat_key is None:
+        if chat_key is None and game_id is None:
             return Outcome("", lang_of(user.lang), error=Notice("error-no-game"))
 
         async def use_case(work: Work) -> Outcome:
@@ -62,6 +51,9 @@ class Queries:
             out.hands[user.id] = projection.hand_view(match, settings, user.id)
             return out
 
+        if game_id is not None:
+            return await self.uow.run_for_game(game_id, user.lang, use_case)
+        assert chat_key is not None
         return await self.uow.run(chat_key, user.lang, use_case)
 
     async def running_games(self) -> list[GameRecord]:

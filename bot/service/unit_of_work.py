@@ -29,6 +29,7 @@ from typing import Any
 from bot.deadlines import next_turn
 from bot.service import computer, projection
 from bot.service.alarms import Alarms
+from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
 from bot.service.outcome import Notice, Outcome, lang_of
 from bot.service.settings_store import SettingsStore
@@ -114,6 +115,54 @@ class UnitOfWork:
             out = Outcome(chat_key, _lang(work, hint), error=Notice("error-storage"))
         if work is not None:
             out.notices[:0] = work.notices
+        return out
+
+    async def run_for_game(
+        self,
+        game_id: int,
+        hint: str | None,
+        use_case: Callable[[Work], Awaitable[Outcome]],
+    ) -> Outcome:
+        """`run` in the chat of a game named by user data (a button): an id that cannot name a
+        game, or names none, is answered as "no game" without reaching the storage."""
+        lang = lang_of(hint)
+        if not valid_game_id(game_id):
+            return Outcome("", lang, error=Notice("error-no-game"))
+        try:
+            rec = await self.storage.get_game(game_id)
+        except StorageError as exc:
+            logger.warning("storage failed looking up game %d: %s", game_id, exc)
+            return Outcome("", lang, error=Notice("error-storage"))
+        if rec is None:
+            return Outcome("", lang, error=Notice("error-no-game"))
+        return await self.run(rec.chat_key, hint, use_case)
+
+    async def run_timed(
+        self, chat_key: str, now: float, use_case: Callable[[Work], Awaitable[Outcome | None]]
+    ) -> Outcome | None:
+        """Run a deadline's use case. A storage failure keeps the deadline armed and retries it
+        after a backoff (with a warning naming the chat); a game another process moved is
+        looked at again at once. Nothing is answered then: no user acted."""
+        try:
+            async with self.open(chat_key) as work:
+                out = await use_case(work)
+        except StorageError as exc:
+            delay = self.alarms.failed(chat_key, self.clock())
+            logger.warning(
+                "deadline of chat %s failed on the storage (%s); retrying in %.0f s",
+                chat_key,
+                exc,
+                delay,
+            )
+            return None
+        except VersionConflict:
+            self.alarms.arm(chat_key, now)
+            return None
+        self.alarms.succeeded(chat_key)
+        if out is not None:
+            out.notices[:0] = [n for n in work.notices if n not in out.notices]
+        elif work.notices:  # no game left to speak of, but the chat must hear why
+            out = Outcome(chat_key, work.lang, notices=list(work.notices))
         return out
 
     def match_of(self, rec: GameRecord, *, take: bool) -> Match:
