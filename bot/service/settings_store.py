@@ -5,9 +5,9 @@ them: reading them once per chat and keeping them until this process writes them
 settings read of a move into a dictionary lookup.
 
 The cache is only as fresh as this process's own writes. That is exact while one process owns
-the database (the storage refuses a second one); several processes over one database (issue 15)
-will need the database's own invalidation, e.g. a version read with the game or a notification
-on change, before they may share settings this way.
+the database; several processes over one database (issue 15) will need the database's own
+invalidation, e.g. a version read with the game or a notification on change, before they may
+share settings this way.
 """
 
 from __future__ import annotations

@@ -485,3 +485,23 @@ async def test_a_new_earlier_deadline_wakes_every_loop(service: UnoService) -> N
     service.alarms.arm("tg:-1", 5.0)  # earlier than nothing: both loops look again
     done, _ = await asyncio.wait(woken, timeout=30)
     assert len(done) == 2
+
+
+async def test_start_survives_a_finished_game_it_cannot_record(
+    service: UnoService,
+    storage: Storage,
+    db_path: Path,
+    clock: FakeClock,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await started(service, ALICE, BORIS)
+    rec = await storage.active_game(CHAT)
+    assert rec is not None
+    await storage.commit(
+        rec.id, rec.version, state=rec.state, meta=rec.meta, status="finished", deadline=None
+    )
+    corrupt_state(db_path, rec.id, "not json")
+    with caplog.at_level(logging.ERROR, logger="bot.service"):
+        await UnoService(storage, clock=clock).start()
+    assert CHAT in caplog.text and str(rec.id) in caplog.text
+    assert (await service.new_game(CHAT, ALICE)).ok
