@@ -25,15 +25,21 @@ class LobbyCases:
     async def new_game(self, chat_key: str, user: User) -> Outcome:
         async def use_case(work: Work) -> Outcome:
             settings = await work.settings()
-            active = await work.active(take=False)
-            if active is not None:
-                out = projection.refused(active, settings, "error-game-exists")
-                out.table = projection.table_view(active, settings)
-                return out
+            lobby = Lobby.opened_by(user.id, user.name)
             try:
-                match = await work.create(Lobby.opened_by(user.id, user.name))
-            except GameExists:  # another process opened one meanwhile
-                return work.refuse("error-game-exists")
+                match = await work.create(lobby)
+            except GameExists:
+                # The chat's open game is shown; one that cannot be loaded is set aside, and
+                # then the chat may have its new game after all.
+                active = await work.active(take=False)
+                if active is not None:
+                    out = projection.refused(active, settings, "error-game-exists")
+                    out.table = projection.table_view(active, settings)
+                    return out
+                try:
+                    match = await work.create(lobby)
+                except GameExists:  # another process opened one meanwhile
+                    return work.refuse("error-game-exists")
             return projection.shown(match, await work.settings(), Notice("info-lobby-created"))
 
         return await self.uow.run(chat_key, user.lang, use_case)
