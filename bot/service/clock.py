@@ -130,7 +130,7 @@ class Clock:
             self.alarms.arm(chat_key, None)
             return None
         else:
-            computer.time_out(game, match.table, events, log)
+            computer.time_out(game, events, log)
         out = await work.commit(match, events, log)
         if out.info is not None:
             # No command to answer (say, a timeout took out the last person and the game

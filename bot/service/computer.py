@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-from bot.service.match import TableState
 from bot.storage import LogEntry
 from bot.views import is_bot
 from core.actions import Action
@@ -16,7 +15,6 @@ from core.ai import choose_action
 from core.events import Event
 from core.game import Game
 
-MAX_TIMEOUTS = 3  # turns in a row a person may run out of time before they are taken out
 MAX_BOT_STEPS = 2000
 
 
@@ -63,17 +61,9 @@ def play(game: Game, events: list[Event], log: list[LogEntry]) -> None:
             return
 
 
-def time_out(game: Game, table: TableState, events: list[Event], log: list[LogEntry]) -> None:
-    """The player to act ran out of time: draw and pass (or take the penalty); the third time
-    in a row takes them out of the game."""
+def time_out(game: Game, events: list[Event], log: list[LogEntry]) -> None:
+    """The player to act ran out of time; the engine plays for them and counts it (RULES.md 6:
+    the third in a row takes them out)."""
     player = game.current_player
-    count = table.timeouts.get(player, 0) + 1
-    table.timeouts[player] = count
-    while not game.is_over and game.current_player == player:
-        action = game.default_action(player)
-        assert action is not None
-        events += game.apply(player, action)
-        log.append(LogEntry(player, f"{action}"))
-    if count >= MAX_TIMEOUTS and player in game.hands and not game.is_over:
-        events += game.remove_player(player)
-        log.append(LogEntry(player, "leave"))
+    events += game.time_out(player)
+    log.append(LogEntry(player, "timeout"))

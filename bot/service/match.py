@@ -2,7 +2,7 @@
 
 Storage holds a game as an opaque engine state and a `meta` JSON object. This module is the one
 place that knows the keys of that object: `Lobby` (who sits at the table, by what name, and
-who may change it) and `TableState` (what the service remembers between moves: timeouts, the
+who may change it) and `TableState` (what the service remembers between moves: the
 recent public events, the players' hand signatures and versions, the turn timer). Every other
 module works with these typed fields.
 """
@@ -71,7 +71,6 @@ class Lobby:
 class TableState:
     """What the service remembers about a running match between moves."""
 
-    timeouts: dict[str, int] = field(default_factory=dict)  # turns in a row run out, by player
     recent: list[dict[str, Any]] = field(default_factory=list)  # public events, stored form
     hand_sig: dict[str, str] = field(default_factory=dict)  # what each private view showed
     hand_ver: dict[str, int] = field(default_factory=dict)  # the version it was drawn at
@@ -162,7 +161,6 @@ def meta_from_dict(meta: dict[str, Any]) -> tuple[Lobby, TableState]:
         invited=[str(p) for p in meta.get("invited", ())],
     )
     table = TableState(
-        timeouts={str(k): int(v) for k, v in meta.get("timeouts", {}).items()},
         recent=list(meta.get("recent", ())),
         hand_sig=dict(meta.get("hand_sig", {})),
         hand_ver={str(k): int(v) for k, v in meta.get("hand_ver", {}).items()},
@@ -180,7 +178,6 @@ def meta_to_dict(lobby: Lobby, table: TableState) -> dict[str, Any]:
         "closed": lobby.closed,
         "bots": lobby.bots,
         "invited": list(lobby.invited),
-        "timeouts": dict(table.timeouts),
         "recent": list(table.recent),
         "hand_sig": dict(table.hand_sig),
         "hand_ver": dict(table.hand_ver),

@@ -72,7 +72,6 @@ class PlayCases:
                 out.hands[user.id] = projection.hand_view(match, settings, user.id)
                 return out
             match.lobby.names[user.id] = user.name
-            match.table.timeouts.pop(user.id, None)
             return await work.commit(match, events, [LogEntry(user.id, str(parsed))])
 
         if chat_key is None:
