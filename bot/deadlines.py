@@ -1,14 +1,15 @@
 """What a game's stored deadline is: the turn timer's rule and an idle lobby's expiry.
 
-Every open game has at most one stored deadline, acted on by `UnoService.run_due` (and re-armed
-from the database after a restart). These pure helpers decide when the turn timer restarts and
-how long a lobby may wait, apart from the locking and storage around them, so the rules can be
-read and tested on their own.
+Every open game has at most one stored deadline, acted on by the service's clock
+(`bot.service.clock`, re-armed from the database after a restart). These pure helpers decide
+when the turn timer restarts and how long a lobby may wait, apart from the locking and storage
+around them, so the rules can be read and tested on their own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from bot.views import is_bot
@@ -21,6 +22,24 @@ DEFAULT_LOBBY_IDLE = 30 * 60.0
 
 # A play always ends the turn it is made in (a jump-in ends someone else's); a deal starts one.
 _TURN_ENDERS = (CardPlayed, RoundStarted)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The turn in progress: who is to act, and when their time runs out (None: never)."""
+
+    player: str | None = None
+    deadline: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "deadline": self.deadline}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any] | None) -> Turn | None:
+        if data is None:
+            return None
+        deadline = data.get("deadline")
+        return Turn(data.get("player"), None if deadline is None else float(deadline))
 
 
 def new_turn(before: str | None, game: Game, events: Iterable[Event]) -> bool:
@@ -46,12 +65,12 @@ def new_turn(before: str | None, game: Game, events: Iterable[Event]) -> bool:
 
 
 def next_turn(
-    turn: Mapping[str, Any] | None,
+    turn: Turn | None,
     game: Game,
     events: Iterable[Event],
     timer: float | None,
     now: float,
-) -> dict[str, Any]:
+) -> Turn:
     """The turn in progress after a commit: who is to act and when their time runs out.
 
     `turn` is what the previous commit stored (None before the first). The deadline is `now`
@@ -60,14 +79,14 @@ def next_turn(
     """
     player = None if game.is_over else game.current_player
     if player is None or is_bot(player) or timer is None:
-        return {"player": player, "deadline": None}
-    kept = None if turn is None else turn.get("deadline")
-    if kept is None or new_turn(None if turn is None else turn.get("player"), game, events):
-        return {"player": player, "deadline": now + timer}
-    return {"player": player, "deadline": float(kept)}
+        return Turn(player, None)
+    kept = None if turn is None else turn.deadline
+    if kept is None or new_turn(None if turn is None else turn.player, game, events):
+        return Turn(player, now + timer)
+    return Turn(player, kept)
 
 
-def fresh_turn(game: Game, timer: float | None, now: float) -> dict[str, Any]:
+def fresh_turn(game: Game, timer: float | None, now: float) -> Turn:
     """The turn in progress right after the chat's turn timer was changed: a full `timer` from
     `now` for the player to act (None if it is off, or nobody can time out).
 

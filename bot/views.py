@@ -12,7 +12,7 @@ from typing import Any
 
 from core.actions import Action, ActionType
 from core.cards import SORT_KEY, Card, Color, sort_hand
-from core.events import Event, event_from_dict
+from core.events import Event
 from core.game import Game
 from core.rules import Rules
 
@@ -138,7 +138,3 @@ def hand_signature(game: Game, player: str) -> str:
         parts += [game.top_card.text, game.current_color, game.current_player]
     parts.append(game.is_over)
     return hashlib.blake2s(repr(parts).encode(), digest_size=8).hexdigest()
-
-
-def recent_events(meta: dict[str, Any]) -> list[Event]:
-    return [event_from_dict(d) for d in meta.get("recent", [])]

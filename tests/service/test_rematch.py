@@ -13,6 +13,7 @@ import pytest
 from bot import rematch
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService
+from bot.service.match import Lobby
 from bot.storage import Storage
 from core.events import GameEnded
 from core.game import Game
@@ -142,14 +143,15 @@ async def test_only_the_newest_matchs_button_works(service: UnoService) -> None:
 
 
 def test_the_new_lobby_never_holds_more_than_a_full_table() -> None:
-    previous = {
-        "players": [ALICE.id, *(f"ai:{i}" for i in range(1, MAX_PLAYERS))],
-        "names": {ALICE.id: "Алиса"},
-    }
-    meta = rematch.lobby_meta(previous, GLEB.id, "Глеб")
-    assert len(meta["players"]) == MAX_PLAYERS and meta["players"][0] == GLEB.id
-    assert meta["bots"] == MAX_PLAYERS - 1 and meta["invited"] == [ALICE.id]
-    assert meta["names"][ALICE.id] == "Алиса" and meta["names"]["ai:1"] == ""
+    previous = Lobby(
+        creator=ALICE.id,
+        players=[ALICE.id, *(f"ai:{i}" for i in range(1, MAX_PLAYERS))],
+        names={ALICE.id: "Алиса"},
+    )
+    lobby = rematch.lobby_for(previous, GLEB.id, "Глеб")
+    assert len(lobby.players) == MAX_PLAYERS and lobby.players[0] == GLEB.id
+    assert lobby.bots == MAX_PLAYERS - 1 and lobby.invited == [ALICE.id]
+    assert lobby.names[ALICE.id] == "Алиса" and lobby.names["ai:1"] == ""
 
 
 @pytest.mark.parametrize("status", ["killed", "lobby", "running"])

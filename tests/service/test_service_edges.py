@@ -109,12 +109,17 @@ async def test_one_broken_game_does_not_stall_the_others(
     await storage.commit(
         rec.id, rec.version, state=broken, meta=rec.meta, status="running", deadline=clock()
     )
-    service._deadlines[CHAT] = clock()
-    service._deadlines[other] = clock()
+    service.alarms.arm(CHAT, clock())
+    service.alarms.arm(other, clock())
     clock.advance(5)
     outs = await service.run_due(math.inf)
-    assert [o.chat_key for o in outs] == [other]
-    assert CHAT not in service._deadlines
+    # The broken game is set aside and its chat told; the other game plays on.
+    assert {o.chat_key: [n.key for n in o.notices] for o in outs} == {
+        CHAT: ["notice-game-broken"],
+        other: [],
+    }
+    assert service.alarms.at(CHAT) is None
+    assert await storage.active_game(CHAT) is None
 
 
 REFUSALS_HOUSE = [
@@ -244,3 +249,13 @@ async def test_kick_by_seat_checks_the_rights_first_and_counts_as_the_table_does
     assert table.seats[robot - 1].id not in [s.id for s in out.table.seats]
     game = Game.from_dict(await state(storage))
     assert game.players == [s.id for s in table.seats if not s.is_bot]
+
+
+async def test_games_of_a_player(service: UnoService) -> None:
+    await started(service, ALICE, BORIS)
+    other = "tg:-200"
+    await service.new_game(other, BORIS)
+    game_id = (await service.table(CHAT)).table.game_id  # type: ignore[union-attr]
+    assert await service.games_of(ALICE.id) == [game_id]
+    assert await service.games_of(BORIS.id) == [game_id]  # the lobby is not running yet
+    assert await service.games_of(VIKA.id) == []

@@ -1,0 +1,82 @@
+"""The armed deadlines in memory, and waking the timer loops when one comes due earlier.
+
+One deadline per chat (the database holds the same one with the game, and `start` re-arms them
+after a restart). A deadline whose work failed on the storage is armed again after a backoff,
+never dropped: the game must not wait for a restart to move on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+RETRY_FIRST = 1.0  # seconds before the first retry of a failed deadline
+RETRY_MAX = 60.0  # retries back off by doubling up to this
+IDLE_WAIT = 3600.0  # a loop with nothing armed still looks again this often
+
+
+class Alarms:
+    def __init__(self) -> None:
+        self._due: dict[str, float] = {}
+        self._failures: dict[str, int] = {}
+        # One event per waiting loop (a process may run a Telegram and a Discord loop): each
+        # loop clears only its own, so waking one never swallows the other's wake-up.
+        self._waiting: set[asyncio.Event] = set()
+
+    def arm(self, chat_key: str, at: float | None) -> None:
+        """Set (None: clear) the chat's deadline; wake the loops if it comes earlier."""
+        if at is None:
+            self._due.pop(chat_key, None)
+            self._failures.pop(chat_key, None)
+            return
+        previous = self._due.get(chat_key)
+        self._due[chat_key] = at
+        if previous is None or at < previous:
+            self.wake()
+
+    def at(self, chat_key: str) -> float | None:
+        return self._due.get(chat_key)
+
+    def due(self, now: float, prefix: str = "") -> list[str]:
+        return [c for c, at in self._due.items() if at <= now and c.startswith(prefix)]
+
+    def next(self, prefix: str = "") -> float | None:
+        """The earliest deadline of the chats whose key starts with `prefix`."""
+        return min((at for c, at in self._due.items() if c.startswith(prefix)), default=None)
+
+    def failed(self, chat_key: str, now: float) -> float:
+        """The chat's deadline work failed: arm it again after a backoff; returns the delay."""
+        count = self._failures.get(chat_key, 0) + 1
+        self._failures[chat_key] = count
+        delay = retry_delay(count)
+        self._due[chat_key] = now + delay
+        return delay
+
+    def succeeded(self, chat_key: str) -> None:
+        self._failures.pop(chat_key, None)
+
+    def wake(self) -> None:
+        """Make every waiting loop look at the deadlines again (also after a fake clock moved)."""
+        for event in self._waiting:
+            event.set()
+
+    async def sleep(self, prefix: str, now: Callable[[], float]) -> None:
+        """Wait until the next deadline of `prefix` is due, or until `wake`."""
+        event = asyncio.Event()
+        self._waiting.add(event)
+        try:
+            at = self.next(prefix)
+            delay = IDLE_WAIT if at is None else min(IDLE_WAIT, max(0.0, at - now()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), timeout=delay)
+        finally:
+            self._waiting.discard(event)
+
+    def __len__(self) -> int:
+        return len(self._due)
+
+
+def retry_delay(failures: int) -> float:
+    """1, 2, 4, ... seconds, capped at RETRY_MAX."""
+    return min(RETRY_MAX, RETRY_FIRST * 2.0 ** min(failures - 1, 16))

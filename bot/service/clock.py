@@ -1,0 +1,157 @@
+"""Time-driven use cases: computer players, turn timeouts, idle lobbies, and the timer loop.
+
+Each open game has at most one stored deadline (`bot.deadlines` says which); `run_due` acts on
+the games whose deadline has passed, and `start` re-arms them from the database after a
+restart. A deadline whose work fails on the storage stays armed and is retried with a growing
+backoff (`bot.service.alarms`), with a warning naming the chat: the game moves on as soon as the
+storage does.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot.deadlines import lobby_minutes
+from bot.service import computer, projection
+from bot.service.alarms import Alarms
+from bot.service.match import Match
+from bot.service.outcome import Notice, Outcome
+from bot.service.unit_of_work import UnitOfWork, Work, match_record
+from bot.storage import GameRecord, LogEntry
+from core.events import Event
+
+logger = logging.getLogger("bot.service")
+
+
+class Clock:
+    def __init__(self, uow: UnitOfWork) -> None:
+        self.uow = uow
+        self.alarms: Alarms = uow.alarms
+
+    async def start(self) -> None:
+        """After a restart: record the matches that finished without their statistics, and
+        re-arm the deadline of every lobby and running game.
+
+        A game whose row cannot be read is armed to come due at once: its chat is told, and
+        the game set aside, by the first deadline run (`Work.active`), not at start-up.
+        """
+        storage = self.uow.storage
+        for rec in await storage.unrecorded_finished_games():
+            await self._record(rec)
+        now = self.uow.clock()
+        for rec in await storage.open_games():
+            due = now if rec.corrupt else self._due(rec)
+            if due is not None:
+                self.alarms.arm(rec.chat_key, due)
+
+    async def _record(self, rec: GameRecord) -> None:
+        """Record a finished match whose statistics are missing (see `Work.commit`)."""
+        try:
+            match = None if rec.corrupt else self.uow.match_of(rec, take=False)
+            if match is None or match.game is None:
+                raise ValueError("no engine state")
+            record = match_record(match)
+            await self.uow.storage.record_match(
+                rec.chat_key, rec.id, record.results, scoring=record.scoring
+            )
+        except Exception:
+            logger.exception("chat %s: recording finished game %d failed", rec.chat_key, rec.id)
+
+    def _due(self, rec: GameRecord) -> float | None:
+        """When a game's deadline is: a lobby's expiry (a lobby stored before lobbies had one:
+        its last change plus the idle time; None while lobbies do not expire)."""
+        if rec.status != "lobby":
+            return rec.deadline
+        if self.uow.lobby_idle is None:
+            return None
+        return rec.deadline if rec.deadline is not None else rec.updated_at + self.uow.lobby_idle
+
+    def next_deadline(self, prefix: str = "") -> float | None:
+        """The earliest deadline of the chats whose key starts with `prefix` (an adapter's)."""
+        return self.alarms.next(prefix)
+
+    async def run_due(self, now: float | None = None, *, prefix: str = "") -> list[Outcome]:
+        """Act for every game whose deadline has passed: computer moves, turn timeouts, idle
+        lobbies. `prefix` limits this to one adapter's chats ("dc:"), so that each adapter's
+        timer loop publishes only what it can send."""
+        now = self.uow.clock() if now is None else now
+        outcomes = []
+        for chat in self.alarms.due(now, prefix):
+            try:
+                out = await self.uow.run_timed(chat, now, lambda work: self._on_deadline(work, now))
+            except Exception:
+                # A fault in the code, not in the data (that is set aside as broken) nor in the
+                # storage (that is retried): one game must not stall every other chat's
+                # timers, so this one waits for a restart.
+                logger.exception("deadline of chat %s failed; disarmed", chat)
+                self.alarms.arm(chat, None)
+                continue
+            if out is not None:
+                outcomes.append(out)
+        return outcomes
+
+    async def run_timers(self, publish: Callable[[Outcome], Any], *, prefix: str = "") -> None:
+        """Forever: sleep until the next deadline (or a new earlier one, or `wake`), act,
+        publish."""
+        while True:
+            await self.alarms.sleep(prefix, self.uow.clock)
+            for out in await self.run_due(prefix=prefix):
+                result = publish(out)
+                if inspect.isawaitable(result):
+                    await result
+
+    async def _on_deadline(self, work: Work, now: float) -> Outcome | None:
+        chat_key = work.chat_key
+        match = await work.active()
+        if match is None:
+            self.alarms.arm(chat_key, None)
+            await work.settings()  # the language of a notice that the game was set aside
+            return None
+        if match.status == "lobby":
+            return await self._expire_lobby(work, match, now)
+        if match.deadline is None:
+            self.alarms.arm(chat_key, None)
+            return None
+        if match.deadline > now:
+            self.alarms.arm(chat_key, match.deadline)
+            return None
+        game = match.game
+        assert game is not None
+        settings = await work.settings()
+        events: list[Event] = []
+        log: list[LogEntry] = []
+        if computer.want_to_act(game):
+            computer.play(game, events, log)
+        elif settings.timer is None:
+            # The timer was switched off after this deadline was set: nobody times out.
+            self.alarms.arm(chat_key, None)
+            return None
+        else:
+            computer.time_out(game, events, log)
+        out = await work.commit(match, events, log)
+        if out.info is not None:
+            # No command to answer (say, a timeout took out the last person and the game
+            # stopped): what would have been the answer goes to the whole chat.
+            out.notices.append(out.info)
+            out.info = None
+        return out
+
+    async def _expire_lobby(self, work: Work, match: Match, now: float) -> Outcome | None:
+        """Close a lobby nobody touched for `lobby_idle`, so that the chat can open a new one."""
+        idle = self.uow.lobby_idle
+        if idle is None:
+            self.alarms.arm(match.chat_key, None)
+            return None
+        due = match.deadline if match.deadline is not None else match.updated_at + idle
+        if due > now:
+            self.alarms.arm(match.chat_key, due)
+            return None
+        settings = await work.settings()
+        await work.close(match)
+        notice = Notice("info-lobby-expired", {"minutes": lobby_minutes(idle)})
+        out = projection.shown(match, settings)
+        out.notices = [notice]  # for the whole chat: no command to answer
+        return out

@@ -1,0 +1,113 @@
+"""What a use case hands back to an adapter: who acted, the notices, the views, the events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.settings import ChatSettings
+from bot.views import HandView, TableView
+from core.events import (
+    CardsDrawn,
+    ChallengeResolved,
+    CreeperRevealed,
+    Event,
+    GameEnded,
+    PlayerLeft,
+    RoundEnded,
+    UnoCaught,
+)
+from core.rules import Scoring
+
+# Public events that deserve a message of their own rather than a line in the table.
+ANNOUNCED: tuple[type[Event], ...] = (
+    RoundEnded,
+    GameEnded,
+    UnoCaught,
+    ChallengeResolved,
+    PlayerLeft,
+    CreeperRevealed,
+)
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    name: str
+    lang: str | None = None  # the user's client language: the default for a new chat
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message id from locales/ and its arguments."""
+
+    key: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    """What a use case changed: everything an adapter needs to update the chat and the hands."""
+
+    chat_key: str
+    lang: str
+    error: Notice | None = None  # for the acting user only, the state is unchanged
+    info: Notice | None = None  # a confirmation for the chat
+    table: TableView | None = None
+    hands: dict[str, HandView] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+    settings: ChatSettings | None = None  # the chat's settings after a settings change
+    # Messages for the whole chat that no engine event carries (an idle lobby expired, a timeout
+    # took out the last person, a game that could not be loaded was set aside): a timer's
+    # outcome has no command to answer, so adapters post these with the announcements.
+    notices: list[Notice] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def scoring(self) -> Scoring:
+        """How the game this outcome is about counts points (its score lists rank by it).
+
+        The game's own rules, not the chat's current settings: a chat may switch scoring while
+        a match runs, and that match still counts the way it started.
+        """
+        return self.table.rules.scoring if self.table is not None else Scoring.WINNER
+
+    @property
+    def match_finished(self) -> bool:
+        """Whether this outcome ended a match with a result (not stopped): adapters offer a
+        rematch under the message that announces it."""
+        return (
+            self.table is not None
+            and self.table.status == "finished"
+            and any(isinstance(e, GameEnded) for e in self.events)
+        )
+
+    @property
+    def announcements(self) -> list[Event]:
+        return [e for e in self.events if isinstance(e, ANNOUNCED)]
+
+    def private_events(self, player: str) -> list[Event]:
+        """Events only `player` may see in full: their own draws and a hand shown to them."""
+        return [
+            e
+            for e in self.events
+            if e.is_private_to() == player or (isinstance(e, CardsDrawn) and e.player == player)
+        ]
+
+
+def public_event(event: Event) -> Event | None:
+    """The event as everyone may see it: drawn cards become a count, private ones vanish."""
+    if event.is_private_to() is not None:
+        return None
+    if isinstance(event, CardsDrawn) and event.cards:
+        return CardsDrawn(event.player, event.count, event.reason, ())
+    return event
+
+
+def lang_of(hint: str | None) -> str:
+    """A supported language from a client's language code (Russian unless it is Ukrainian)."""
+    return "uk" if hint and hint.lower().split("-")[0] in ("uk", "ua") else "ru"

@@ -1,0 +1,413 @@
+"""One update of one chat: lock, load, act, commit, answer.
+
+Every use case runs as a `Work` under its chat's lock: it loads the chat's match (the engine
+from memory when the committed version is cached there), changes it, and commits state, meta,
+action log and the next deadline -- and, for the move that ends a match, its statistics -- in
+ONE storage transaction; only a committed change is reported. This module is the one place that
+turns the storage's failures into answers:
+
+- `VersionConflict` (another process committed first): "the game just changed, try again";
+- `StorageError` (locked, full, read-only, closed): "try again", in the chat's language, for the
+  user who acted; nothing was changed;
+- a stored game that cannot be loaded: it is set aside (`mark_broken`), the operator is told in
+  the log and the chat in the answer, and the use case goes on as if the chat had no game, so
+  the chat can start a new one.
+
+The unit is shaped so that an outbox (issue 15) can join its transaction: everything the commit
+writes is gathered in `Work.commit` before the single storage call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from bot.deadlines import next_turn
+from bot.service import computer, projection
+from bot.service.alarms import Alarms
+from bot.service.ids import valid_game_id
+from bot.service.match import Lobby, Match, TableState, meta_to_dict
+from bot.service.outcome import Notice, Outcome, lang_of
+from bot.service.settings_store import SettingsStore
+from bot.settings import ChatSettings
+from bot.storage import (
+    GameRecord,
+    LogEntry,
+    MatchRecord,
+    PlayerResult,
+    Storage,
+    StorageError,
+    VersionConflict,
+)
+from bot.views import is_bot
+from core.events import Event
+from core.game import Game
+
+logger = logging.getLogger("bot.service")
+
+BROKEN = Notice("notice-game-broken")
+
+
+class UnitOfWork:
+    """The chat locks, the cache of engine states, and the `Work` that uses them."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        settings: SettingsStore,
+        alarms: Alarms,
+        *,
+        clock: Callable[[], float],
+        bot_delay: float,
+        lobby_idle: float | None,
+    ) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.alarms = alarms
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.lobby_idle = lobby_idle
+        # A lock exists while someone holds or awaits it: an idle chat's lock is dropped.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        # game id -> (version, engine) of running games only: a game that ends leaves it.
+        self._games: dict[int, tuple[int, Game]] = {}
+
+    def lock(self, key: str) -> asyncio.Lock:
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+    @property
+    def in_memory(self) -> tuple[int, int]:
+        """(engines cached, locks alive): both drop to zero when nothing runs."""
+        return len(self._games), len(self._locks)
+
+    @asynccontextmanager
+    async def open(self, chat_key: str, hint: str | None = None) -> AsyncIterator[Work]:
+        """The chat's lock and a `Work` on it; storage failures propagate to the caller."""
+        async with self.lock(chat_key):
+            work = Work(self, chat_key, hint)
+            try:
+                yield work
+            except BaseException:
+                work.forget()
+                raise
+            work.release()
+
+    async def run(
+        self, chat_key: str, hint: str | None, use_case: Callable[[Work], Awaitable[Outcome]]
+    ) -> Outcome:
+        """Run a command's use case; every failure becomes an answer for the user who acted."""
+        work: Work | None = None
+        try:
+            async with self.open(chat_key, hint) as work:
+                out = await use_case(work)
+        except VersionConflict:
+            out = Outcome(chat_key, _lang(work, hint), error=Notice("error-conflict"))
+        except StorageError as exc:
+            logger.warning("storage failed for chat %s: %s", chat_key, exc)
+            out = Outcome(chat_key, _lang(work, hint), error=Notice("error-storage"))
+        if work is not None:
+            out.notices[:0] = work.notices
+        return out
+
+    async def run_for_game(
+        self,
+        game_id: int,
+        hint: str | None,
+        use_case: Callable[[Work], Awaitable[Outcome]],
+    ) -> Outcome:
+        """`run` in the chat of a game named by user data (a button): an id that cannot name a
+        game, or names none, is answered as "no game" without reaching the storage."""
+        lang = lang_of(hint)
+        if not valid_game_id(game_id):
+            return Outcome("", lang, error=Notice("error-no-game"))
+        try:
+            rec = await self.storage.get_game(game_id)
+        except StorageError as exc:
+            logger.warning("storage failed looking up game %d: %s", game_id, exc)
+            return Outcome("", lang, error=Notice("error-storage"))
+        if rec is None:
+            return Outcome("", lang, error=Notice("error-no-game"))
+        return await self.run(rec.chat_key, hint, use_case)
+
+    async def run_timed(
+        self, chat_key: str, now: float, use_case: Callable[[Work], Awaitable[Outcome | None]]
+    ) -> Outcome | None:
+        """Run a deadline's use case. A storage failure keeps the deadline armed and retries it
+        after a backoff (with a warning naming the chat); a game another process moved is
+        looked at again at once. Nothing is answered then: no user acted."""
+        try:
+            async with self.open(chat_key) as work:
+                out = await use_case(work)
+        except StorageError as exc:
+            delay = self.alarms.failed(chat_key, self.clock())
+            logger.warning(
+                "deadline of chat %s failed on the storage (%s); retrying in %.0f s",
+                chat_key,
+                exc,
+                delay,
+            )
+            return None
+        except VersionConflict:
+            self.alarms.arm(chat_key, now)
+            return None
+        self.alarms.succeeded(chat_key)
+        if out is not None:
+            out.notices[:0] = [n for n in work.notices if n not in out.notices]
+        elif work.notices:  # no game left to speak of, but the chat must hear why
+            out = Outcome(chat_key, work.lang, notices=list(work.notices))
+        return out
+
+    def match_of(self, rec: GameRecord, *, take: bool) -> Match:
+        """The typed match of a stored row; raises if it cannot be loaded (see `Work.active`).
+
+        A use case that will change the engine `take`s it out of the cache, so that nobody
+        else sees a move that is applied but not yet committed; the commit puts it back.
+        """
+        game = None
+        if rec.state is not None:
+            cached = self._games.get(rec.id)
+            if cached is not None and cached[0] == rec.version:
+                game = cached[1]
+                if take:
+                    del self._games[rec.id]
+            else:
+                game = Game.from_dict(rec.state)
+        return Match.from_record(rec, game)
+
+    def cache(self, match: Match) -> None:
+        if match.game is not None and match.status == "running":
+            self._games[match.id] = (match.version, match.game)
+        else:
+            self._games.pop(match.id, None)
+
+    def uncache(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def lobby_deadline(self) -> float | None:
+        return None if self.lobby_idle is None else self.clock() + self.lobby_idle
+
+
+def _lang(work: Work | None, hint: str | None) -> str:
+    return lang_of(hint) if work is None else work.lang
+
+
+class Work:
+    """One use case's access to its chat, under the chat's lock."""
+
+    def __init__(self, uow: UnitOfWork, chat_key: str, hint: str | None) -> None:
+        self.uow = uow
+        self.chat_key = chat_key
+        self.hint = hint
+        self.notices: list[Notice] = []  # for the whole chat, whatever the use case answers
+        self._settings: ChatSettings | None = None
+        self._taken: Match | None = None
+
+    # ------------------------------------------------------------------ settings
+
+    async def settings(self) -> ChatSettings:
+        """The chat's settings, read once per update."""
+        if self._settings is None:
+            self._settings = await self.uow.settings.chat(self.chat_key)
+        return self._settings
+
+    @property
+    def lang(self) -> str:
+        """The chat's language, else the acting user's (nothing is stored for a refusal)."""
+        stored = None if self._settings is None else self._settings.lang
+        return stored or lang_of(self.hint)
+
+    async def put_settings(self, settings: ChatSettings) -> None:
+        await self.uow.settings.put_chat(self.chat_key, settings)
+        self._settings = settings
+
+    def refuse(self, key: str, **args: Any) -> Outcome:
+        """A refusal with no game to speak of (no names, no table)."""
+        return Outcome(self.chat_key, self.lang, error=Notice(key, args))
+
+    # ------------------------------------------------------------------ loading
+
+    async def active(self, *, take: bool = True) -> Match | None:
+        """The chat's lobby or running game; None if it has none (or it had to be set aside)."""
+        rec = await self.uow.storage.active_game(self.chat_key)
+        if rec is None:
+            return None
+        if rec.corrupt:
+            await self._set_aside(rec, "its stored state is not JSON")
+            return None
+        try:
+            match = self.uow.match_of(rec, take=take)
+        except Exception as exc:  # the engine or the meta reader refused the stored state
+            await self._set_aside(rec, f"{type(exc).__name__}: {exc}")
+            return None
+        if take:
+            self._taken = match
+        return match
+
+    async def last(self) -> Match | None:
+        """The chat's newest game of any status (None also if it cannot be loaded)."""
+        return self._readable(await self.uow.storage.last_game(self.chat_key))
+
+    async def stored(self, game_id: int) -> Match | None:
+        """One of the chat's games by id, whatever its status (None: not one that loads)."""
+        rec = await self.uow.storage.get_game(game_id)
+        if rec is None or rec.chat_key != self.chat_key:
+            return None
+        return self._readable(rec)
+
+    def _readable(self, rec: GameRecord | None) -> Match | None:
+        if rec is None or rec.corrupt:
+            return None
+        try:
+            return self.uow.match_of(rec, take=False)
+        except Exception:
+            return None
+
+    async def _set_aside(self, rec: GameRecord, why: str) -> None:
+        logger.error(
+            "chat %s: game %d cannot be loaded (%s); it is set aside as broken",
+            rec.chat_key,
+            rec.id,
+            why,
+        )
+        await self.uow.storage.mark_broken(rec.id)
+        self.uow.uncache(rec.id)
+        self.uow.alarms.arm(rec.chat_key, None)
+        self.notices.append(BROKEN)
+
+    # ------------------------------------------------------------------ writing
+
+    async def create(self, lobby: Lobby) -> Match:
+        """Open a lobby (GameExists if the chat has a game). Creating is what decides a new
+        chat's language: the creator's, stored only now that something was created."""
+        deadline = self.uow.lobby_deadline()
+        rec = await self.uow.storage.create_game(
+            self.chat_key, meta_to_dict(lobby, TableState()), deadline=deadline
+        )
+        self.uow.alarms.arm(self.chat_key, deadline)
+        settings = await self.settings()
+        if settings.lang is None:
+            chosen = ChatSettings.from_dict({**settings.to_dict(), "lang": lang_of(self.hint)})
+            try:
+                await self.put_settings(chosen)
+            except StorageError as exc:  # the lobby is open; its language is only not kept
+                logger.warning("chat %s: storing the language failed: %s", self.chat_key, exc)
+                self._settings = chosen
+        return Match.from_record(rec, None)
+
+    async def save_lobby(self, match: Match) -> Match:
+        """Store a changed lobby; any change restarts its idle time."""
+        return await self._store(match, "lobby", [], self.uow.lobby_deadline())
+
+    async def close(self, match: Match, status: str = "killed") -> Match:
+        """Stop a lobby or game (killed, expired, emptied): no deadline, no statistics."""
+        return await self._store(match, status, [], None)
+
+    async def restart_turn(self, match: Match, deadline: float | None) -> Match:
+        """Store the match with a new deadline and no move (the turn timer changed)."""
+        return await self._store(match, match.status, [], deadline)
+
+    async def commit(self, match: Match, events: list[Event], log: list[LogEntry]) -> Outcome:
+        """Commit a move of the engine and answer with what it changed.
+
+        State, meta, log, the next deadline and (for the move that ends the match) the match's
+        statistics are one transaction: a match can neither be lost from the statistics nor be
+        counted twice, whatever fails or stops in between.
+        """
+        game = match.game
+        assert game is not None
+        settings = await self.settings()
+        match.table.remember(events)
+        changed = match.refresh_hands(match.version + 1)
+        status = "finished" if game.is_over else "running"
+        deadline = self._deadline(match, events, settings)
+        abandoned = not game.is_over and all(is_bot(p) for p in game.players)
+        if abandoned:
+            # Computer players do not play on for nobody: the game stops with its last human.
+            status, deadline = "killed", None
+        await self._store(match, status, log, deadline)
+        out = projection.shown(
+            match, settings, Notice("info-no-humans-left") if abandoned else None
+        )
+        out.events = events
+        for player in changed:
+            out.hands[player] = projection.hand_view(match, settings, player)
+        return out
+
+    async def _store(
+        self, match: Match, status: str, log: list[LogEntry], deadline: float | None
+    ) -> Match:
+        """The one storage write of a use case; `match` becomes the committed version."""
+        storage = self.uow.storage
+        record = match_record(match) if status == "finished" else None
+        try:
+            new = await storage.commit(
+                match.id,
+                match.version,
+                state=None if match.game is None else match.game.to_dict(),
+                meta=match.meta(),
+                status=status,
+                log=log,
+                deadline=deadline,
+                match=record,
+            )
+        except BaseException:
+            self.uow.uncache(match.id)
+            self._taken = None
+            raise
+        match.version, match.status = new.version, new.status
+        match.deadline, match.updated_at = new.deadline, new.updated_at
+        self.uow.cache(match)
+        self._taken = None
+        self.uow.alarms.arm(self.chat_key, deadline)
+        return match
+
+    def _deadline(self, match: Match, events: list[Event], settings: ChatSettings) -> float | None:
+        """The game's next deadline: computer players first, else the turn timer.
+
+        The turn's own deadline lives in the table state (see `bot.deadlines.next_turn`), apart
+        from the stored one: computer players moving in between must not restart it either.
+        """
+        game = match.game
+        assert game is not None
+        if game.is_over:
+            return None
+        now = self.uow.clock()
+        match.table.turn = next_turn(match.table.turn, game, events, settings.timer, now)
+        if computer.want_to_act(game):
+            return now + self.uow.bot_delay
+        return match.table.turn.deadline
+
+    # ------------------------------------------------------------------ the end of the work
+
+    def release(self) -> None:
+        """Nothing was committed and nothing failed: the engine taken is unchanged, keep it."""
+        if self._taken is not None:
+            self.uow.cache(self._taken)
+            self._taken = None
+
+    def forget(self) -> None:
+        """Something failed while the engine was out: it may hold an uncommitted move."""
+        if self._taken is not None:
+            self.uow.uncache(self._taken.id)
+            self._taken = None
+
+
+def match_record(match: Match) -> MatchRecord:
+    """The statistics of a finished match: every person dealt in, with their points."""
+    game = match.game
+    assert game is not None
+    scores = game.scores
+    results = [
+        PlayerResult(p, match.names.get(p, p), p in game.game_winners, scores.get(p, 0))
+        for p in match.lobby.players
+        if not is_bot(p)
+    ]
+    return MatchRecord(results, game.rules.scoring)

@@ -1,0 +1,6 @@
+# Answers of the service itself: faults of the machine, not of the move.
+
+# The database failed (locked, full, read-only): nothing changed, the same command may work later.
+error-storage = Бот зараз не може дістатися до своєї бази даних, тож нічого не змінилося. Спробуйте ще раз за хвилину.
+# A stored game could not be loaded and was closed, so that the chat can start a new one.
+notice-game-broken = ⚠️ Збережену гру цього чату не вдалося завантажити, і її довелося закрити. Нову можна почати командою /new.

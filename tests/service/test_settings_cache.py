@@ -1,0 +1,63 @@
+"""Settings are read from the storage at most once per chat until this process changes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.service import UnoService
+from bot.storage import Storage
+from tests.service.conftest import ALICE, BORIS, FakeClock
+from tests.service.test_service import CHAT, started
+
+
+@pytest.fixture
+def reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    real = storage.get_settings
+
+    async def counted(key: str) -> Any:
+        seen.append(key)
+        return await real(key)
+
+    monkeypatch.setattr(storage, "get_settings", counted)
+    return seen
+
+
+async def test_moves_read_no_settings_once_the_chat_is_known(
+    storage: Storage, clock: FakeClock, reads: list[str]
+) -> None:
+    service = UnoService(storage, clock=clock, seed=lambda: 7)
+    await started(service, ALICE, BORIS)
+    assert reads == [CHAT]  # the chat's settings, once, when it opened its first game
+    for _ in range(10):
+        table = (await service.table(CHAT)).table
+        assert table is not None and table.current is not None
+        user = ALICE if table.current == ALICE.id else BORIS
+        hand = (await service.hand(user, chat_key=CHAT)).hands[user.id]
+        assert await service.lang(CHAT) == "ru"
+        assert (await service.settings(CHAT)).timer == 90
+        choice = hand.choices[0]
+        action = choice.colors[0] if choice.colors else choice.action
+        assert (await service.act(user, action, chat_key=CHAT, version=hand.version)).ok
+    assert reads == [CHAT]
+
+
+async def test_a_change_is_seen_at_once_and_survives_a_restart(
+    service: UnoService, storage: Storage, clock: FakeClock
+) -> None:
+    await started(service, ALICE, BORIS)
+    assert (await service.change_setting(CHAT, ALICE, "timer", "30")).ok
+    assert (await service.settings(CHAT)).timer == 30
+    assert (await service.toggle_setting(CHAT, ALICE, "colorblind")).ok
+    assert (await service.settings(CHAT)).colorblind
+    again = UnoService(storage, clock=clock)
+    assert (await again.settings(CHAT)).timer == 30 and (await again.settings(CHAT)).colorblind
+
+
+async def test_personal_switches_are_cached_too(service: UnoService, reads: list[str]) -> None:
+    assert await service.toggle_personal("tg:1", "dm_hands", default=False) is True
+    assert await service.toggle_personal("tg:1", "dm_hands", default=False) is False
+    assert await service.personal("tg:1") == {"dm_hands": False}
+    assert reads == ["user:tg:1"]
