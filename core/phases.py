@@ -43,18 +43,6 @@ class Phase(enum.Enum):
     __hash__ = object.__hash__
 
 
-def phase_of(game: Game) -> Phase:
-    if game.winners is not None:
-        return Phase.OVER
-    if game.color is None:
-        return Phase.CHOOSE_COLOR
-    if game.pending is not None:
-        return Phase.PENALTY
-    if game.has_drawn:
-        return Phase.DRAWN
-    return Phase.TURN
-
-
 _PLAY = ActionType.PLAY
 _SEVEN_ZERO_NUMBER = 7
 
@@ -239,6 +227,23 @@ class Over(Handler):
 HANDLERS: dict[Phase, type[Handler]] = {
     h.phase: h for h in (ChooseColor, Turn, Drawn, Penalty, Over)
 }
+
+
+def handler_of(game: Game) -> type[Handler]:
+    """The phase the state is in, as its handler (what `Game.handler` holds between moves)."""
+    if game.winners is not None:
+        return Over
+    if game.color is None:
+        return ChooseColor
+    if game.pending is not None:
+        return Penalty
+    if game.has_drawn:
+        return Drawn
+    return Turn
+
+
+def phase_of(game: Game) -> Phase:
+    return handler_of(game).phase
 
 
 def jump_in_actions(game: Game, player: str) -> list[Action]:
