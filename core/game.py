@@ -321,27 +321,25 @@ class Game:
         that wants only the plays can stop at the first action that is not one. The list is the
         caller's own.
         """
-        if self._cache_move != self.move_no or self._cache_player != player:
-            self._fill_cache(player)
-        return self._cache.copy()
-
-    def _fill_cache(self, player: str) -> None:
-        """List `player`'s actions: the phase's own for the player to act, a jump-in for anyone
-        else, and for everyone the UNO calls and catches of the moment."""
+        if self._cache_move == self.move_no and self._cache_player == player:
+            return self._cache.copy()
+        # The phase's own actions for the player to act, a jump-in for anyone else, and for
+        # everyone the UNO calls and catches of the moment; kept for the `apply` that follows.
         self._cache_player = player
         self._cache_move = self.move_no
         handler = self.handler
         if handler is Over or player not in self.hands:
-            self._cache = []
-            return
-        if player == self.current_player:
-            out = self._cache = handler.actions(self, player)
-            if handler is ChooseColor:
-                return
+            out = []
+        elif player == self.current_player:
+            out = handler.actions(self, player)
+            if handler is not ChooseColor and self.catchable is not None:
+                uno.add_calls_and_catches(self, player, out)
         else:
-            out = self._cache = phases.jump_in_actions(self, player)
-        if self.catchable is not None:
-            uno.add_calls_and_catches(self, player, out)
+            out = phases.jump_in_actions(self, player)
+            if self.catchable is not None:
+                uno.add_calls_and_catches(self, player, out)
+        self._cache = out
+        return out.copy()
 
     # ------------------------------------------------------------------ applying
 
@@ -350,7 +348,7 @@ class Game:
 
         Any own move resets the player's count of timeouts in a row."""
         if self._cache_move != self.move_no or self._cache_player != player:
-            self._fill_cache(player)
+            self.legal_actions(player)  # fills the cache the check below reads
         if action not in self._cache:  # actions are interned: identity tests
             raise refusal(self, player, action)
         if self.timeouts:
