@@ -11,8 +11,8 @@
 A round that ends without ending the match deals the next one at once, so after a round comes
 the next round's first phase. What anyone may do out of turn (a jump-in, UNO calls and catches)
 is not a phase: see `core.game.Game.legal_actions`. A phase is derived from the state
-(`phase_of`, after every move, into `Game.phase`) and never saved: `to_dict` keeps the facts it
-comes from.
+(`handler_of`, after every move, into `Game.handler`; `phase_of` names it) and never saved:
+`to_dict` keeps the facts it comes from.
 """
 
 from __future__ import annotations
@@ -222,11 +222,6 @@ class Over(Handler):
     @staticmethod
     def actions(game: Game, player: str) -> list[Action]:
         return []
-
-
-HANDLERS: dict[Phase, type[Handler]] = {
-    h.phase: h for h in (ChooseColor, Turn, Drawn, Penalty, Over)
-}
 
 
 def handler_of(game: Game) -> type[Handler]:
