@@ -12,7 +12,7 @@ from bot.config import Settings
 from bot.i18n import get_i18n
 from bot.render import Renderer
 from bot.service import UnoService
-from bot.storage import Storage
+from bot.storage import DatabaseInUse, Storage
 from core.rules import PRESET_NAMES
 
 
@@ -70,15 +70,19 @@ def main(argv: list[str] | None = None) -> int:
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if args.console or (settings.telegram_token is None and settings.discord_token is None):
-        if not args.console:
-            logging.getLogger("bot").info("no TELEGRAM_TOKEN or DISCORD_TOKEN: console table")
-        logging.getLogger().setLevel(logging.WARNING)
-        try:
-            return asyncio.run(run_console(args, settings))
-        except KeyboardInterrupt:
-            return 130
-    return asyncio.run(run_chats(settings))
+    try:
+        if args.console or (settings.telegram_token is None and settings.discord_token is None):
+            if not args.console:
+                logging.getLogger("bot").info("no TELEGRAM_TOKEN or DISCORD_TOKEN: console table")
+            logging.getLogger().setLevel(logging.WARNING)
+            try:
+                return asyncio.run(run_console(args, settings))
+            except KeyboardInterrupt:
+                return 130
+        return asyncio.run(run_chats(settings))
+    except DatabaseInUse as exc:  # a second bot on the same file: refuse, plainly
+        print(f"python -m bot: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -710,3 +710,21 @@ async def test_a_database_from_the_older_code_opens_and_works(db_path: Path) -> 
     # the same schema a fresh database gets (the older code spaced its statements differently)
     normal = [(name, _normal(sql)) for name, sql in _schema(db_path)]
     assert normal == [(name, _normal(sql)) for name, sql in _schema(fresh)]
+
+
+async def test_a_second_bot_refuses_to_start_with_a_clear_message(db_path: Path) -> None:
+    s = await Storage.open(db_path)
+    try:
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot", "--console", "--db", str(db_path)],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+            env={**os.environ, "TELEGRAM_TOKEN": "", "DISCORD_TOKEN": ""},
+        )  # fmt: skip
+    finally:
+        await s.close()
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip() == (
+        f"python -m bot: the database {db_path} is already in use by another bot process"
+        f" (process {os.getpid()}); stop that process first, or give this one another database"
+    )
