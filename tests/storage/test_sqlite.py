@@ -728,3 +728,24 @@ async def test_a_second_bot_refuses_to_start_with_a_clear_message(db_path: Path)
         f"python -m bot: the database {db_path} is already in use by another bot process"
         f" (process {os.getpid()}); stop that process first, or give this one another database"
     )
+
+
+async def test_reads_use_the_write_connection_only_while_it_has_nothing_to_do(
+    store: SqliteStorage,
+) -> None:
+    g = await _running(store)
+    used: list[str] = []
+    for name, connection in (("writer", store._writer), ("reader", store._reader)):
+        await connection.run(
+            lambda conn, name=name: conn.set_trace_callback(
+                lambda sql: used.append(name) if sql.startswith("SELECT id") else None
+            )
+        )
+    await store.get_game(g.id)  # nothing written meanwhile: the warm write connection
+    assert used == ["writer"]
+    write = asyncio.create_task(store.commit(g.id, 1, state={}, meta={}, status="running"))
+    await asyncio.sleep(0)  # the write is queued
+    assert not store._group.idle
+    await store.get_game(g.id)  # a write is under way: the read connection
+    assert used == ["writer", "reader"]
+    await write
