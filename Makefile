@@ -30,6 +30,7 @@ bench: $(BIN)/.bench
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/service.py
 	$(BIN)/python bench/telegram.py
+	$(BIN)/python bench/crash.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

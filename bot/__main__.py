@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.i18n import LANGS, get_i18n, normalize_lang
 from bot.render import Renderer
 from bot.service import UnoService
-from bot.storage import Storage
+from bot.storage import DatabaseInUse, Storage
 from core.rules import MAX_PLAYERS, PRESET_NAMES
 
 MIN_BOTS, MAX_BOTS = 1, MAX_PLAYERS - 1
@@ -188,8 +188,16 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(run_console(args, settings))
         except KeyboardInterrupt:  # the table has said that the match is saved
             return 130
+        except DatabaseInUse:  # another console plays at this table right now
+            lang = args.lang or _lang_hint([])
+            print(get_i18n().t(lang, "console-db-in-use"), file=sys.stderr)
+            return 1
     logging.basicConfig(level=level, format=LOG_FORMAT)
-    return asyncio.run(run_chats(settings))
+    try:
+        return asyncio.run(run_chats(settings))
+    except DatabaseInUse as exc:  # a second bot on the same file: refuse, plainly
+        print(f"python -m bot: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ _DRAW_TWO = Kind.DRAW_TWO
 
 
 def play(game: Game, player: str, action: Action, events: list[Event]) -> None:
-    """`player` plays `action`'s card: on their turn, or out of turn as a jump-in."""
+    """`player` plays `action`'s card: on their turn, or out of turn as a jump-in. A number or
+    a wild (a `plain` card) only hands the turn to the next seat."""
     card = action.card
     assert card is not None
     seat = game.current
@@ -72,7 +73,7 @@ def play(game: Game, player: str, action: Action, events: list[Event]) -> None:
                 swap_hands(game, player, action.target, events)
             elif card.number == 0:
                 pass_hands(game, events)
-        pass_turn(game, seat)
+        game.turn_to_next(seat)
     elif card.kind is _SKIP:
         skip(game, seat, events)
     elif card.kind is _REVERSE:
@@ -81,11 +82,6 @@ def play(game: Game, player: str, action: Action, events: list[Event]) -> None:
         draw_two(game, seat, card, events)
     else:
         wild_four(game, seat, player, prev_color, was_first_flip, events)
-
-
-def pass_turn(game: Game, seat: int) -> None:
-    """A number or a wild: the next seat plays."""
-    game.turn_to_next(seat)
 
 
 def skip(game: Game, seat: int, events: list[Event]) -> None:

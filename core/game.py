@@ -29,7 +29,7 @@ from core.actions import Action, ActionType
 from core.cards import COLORS, Card, Color
 from core.errors import IllegalAction
 from core.events import Event, PlayerLeft, TimedOut
-from core.phases import HANDLERS, Phase, phase_of
+from core.phases import ChooseColor, Handler, Over, Phase, handler_of
 from core.refusals import refusal
 from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from core.shuffle import random_numbers, shuffled
@@ -60,6 +60,7 @@ class Game:
         "drawn",
         "first_flip",
         "first_turn_player",
+        "handler",
         "hands",
         "has_drawn",
         "jumped_over",
@@ -67,7 +68,6 @@ class Game:
         "move_no",
         "opening_events",
         "pending",
-        "phase",
         "players",
         "precall",
         "round_no",
@@ -91,7 +91,8 @@ class Game:
     discard: list[Card]  # top is the last element
     current: int  # the seat to act
     current_player: str  # `players[current]`, kept in step by `turn_to`
-    phase: Phase  # derived from the state after every move (`phases.phase_of`)
+    # The phase, as its handler: derived from the state after every move (`phases.handler_of`).
+    handler: type[Handler]
     direction: int
     color: Color | None
     dealer: str
@@ -140,7 +141,7 @@ class Game:
         rounds.choose_dealer(game, events, numbers, deck_size, label)
         rounds.start(game, events, numbers)
         game.opening_events = events
-        game.phase = phase_of(game)
+        game.handler = handler_of(game)
         return game
 
     @staticmethod
@@ -188,7 +189,7 @@ class Game:
         game.round_no = 1
         if scores:
             game.scores_.update(scores)
-        game.phase = phase_of(game)
+        game.handler = handler_of(game)
         return game
 
     @staticmethod
@@ -261,6 +262,10 @@ class Game:
     # ------------------------------------------------------------------ public state
 
     @property
+    def phase(self) -> Phase:
+        return self.handler.phase
+
+    @property
     def top_card(self) -> Card:
         return self.discard[-1]
 
@@ -316,27 +321,25 @@ class Game:
         that wants only the plays can stop at the first action that is not one. The list is the
         caller's own.
         """
-        if self._cache_move != self.move_no or self._cache_player != player:
-            self._fill_cache(player)
-        return self._cache.copy()
-
-    def _fill_cache(self, player: str) -> None:
-        """List `player`'s actions: the phase's own for the player to act, a jump-in for anyone
-        else, and for everyone the UNO calls and catches of the moment."""
+        if self._cache_move == self.move_no and self._cache_player == player:
+            return self._cache.copy()
+        # The phase's own actions for the player to act, a jump-in for anyone else, and for
+        # everyone the UNO calls and catches of the moment; kept for the `apply` that follows.
         self._cache_player = player
         self._cache_move = self.move_no
-        phase = self.phase
-        if phase is Phase.OVER or player not in self.hands:
-            self._cache = []
-            return
-        if player == self.current_player:
-            out = self._cache = HANDLERS[phase].actions(self, player)
-            if phase is Phase.CHOOSE_COLOR:
-                return
+        handler = self.handler
+        if handler is Over or player not in self.hands:
+            out = []
+        elif player == self.current_player:
+            out = handler.actions(self, player)
+            if handler is not ChooseColor and self.catchable is not None:
+                uno.add_calls_and_catches(self, player, out)
         else:
-            out = self._cache = phases.jump_in_actions(self, player)
-        if self.catchable is not None:
-            uno.add_calls_and_catches(self, player, out)
+            out = phases.jump_in_actions(self, player)
+            if self.catchable is not None:
+                uno.add_calls_and_catches(self, player, out)
+        self._cache = out
+        return out.copy()
 
     # ------------------------------------------------------------------ applying
 
@@ -345,7 +348,7 @@ class Game:
 
         Any own move resets the player's count of timeouts in a row."""
         if self._cache_move != self.move_no or self._cache_player != player:
-            self._fill_cache(player)
+            self.legal_actions(player)  # fills the cache the check below reads
         if action not in self._cache:  # actions are interned: identity tests
             raise refusal(self, player, action)
         if self.timeouts:
@@ -371,10 +374,10 @@ class Game:
             else:
                 if t is not _PLAY:
                     self.jumped_over = None
-                HANDLERS[self.phase].moves[t](self, player, action, events)
+                self.handler.moves[t](self, player, action, events)
         if self.precall is not None or self.safe or self.catchable is not None:
             uno.settle(self)
-        self.phase = phase_of(self)
+        self.handler = handler_of(self)
         return events
 
     # ------------------------------------------------------------------ leaving and timeouts
@@ -411,7 +414,7 @@ class Game:
         if n == 1:
             self.turn_to(0)
             rounds.end_match(self, (self.players[0],), events)
-            self.phase = phase_of(self)
+            self.handler = handler_of(self)
             return events
         if idx < self.current:
             self.turn_to(self.current - 1)
@@ -425,7 +428,7 @@ class Game:
             self.turn_to(self.current)
         if self.pending is not None and self.pending.offender == player:
             penalty.offender_left(self, events)
-        self.phase = phase_of(self)
+        self.handler = handler_of(self)
         return events
 
     def default_action(self, player: str) -> Action | None:
@@ -555,7 +558,7 @@ class Game:
         g.move_no = data["move_no"]
         g.blocked_turns = data.get("blocked_turns", 0)
         g.timeouts = dict(data.get("timeouts", {}))
-        g.phase = phase_of(g)
+        g.handler = handler_of(g)
         return g
 
     def copy(self) -> Game:

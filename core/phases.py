@@ -11,8 +11,8 @@
 A round that ends without ending the match deals the next one at once, so after a round comes
 the next round's first phase. What anyone may do out of turn (a jump-in, UNO calls and catches)
 is not a phase: see `core.game.Game.legal_actions`. A phase is derived from the state
-(`phase_of`, after every move, into `Game.phase`) and never saved: `to_dict` keeps the facts it
-comes from.
+(`handler_of`, after every move, into `Game.handler`; `phase_of` names it) and never saved:
+`to_dict` keeps the facts it comes from.
 """
 
 from __future__ import annotations
@@ -41,18 +41,6 @@ class Phase(enum.Enum):
     # Members are singletons: an identity hash is exact, and `Enum`'s own `__hash__` is a Python
     # method that would make every lookup of a phase's handler slow.
     __hash__ = object.__hash__
-
-
-def phase_of(game: Game) -> Phase:
-    if game.winners is not None:
-        return Phase.OVER
-    if game.color is None:
-        return Phase.CHOOSE_COLOR
-    if game.pending is not None:
-        return Phase.PENALTY
-    if game.has_drawn:
-        return Phase.DRAWN
-    return Phase.TURN
 
 
 _PLAY = ActionType.PLAY
@@ -236,9 +224,21 @@ class Over(Handler):
         return []
 
 
-HANDLERS: dict[Phase, type[Handler]] = {
-    h.phase: h for h in (ChooseColor, Turn, Drawn, Penalty, Over)
-}
+def handler_of(game: Game) -> type[Handler]:
+    """The phase the state is in, as its handler (what `Game.handler` holds between moves)."""
+    if game.winners is not None:
+        return Over
+    if game.color is None:
+        return ChooseColor
+    if game.pending is not None:
+        return Penalty
+    if game.has_drawn:
+        return Drawn
+    return Turn
+
+
+def phase_of(game: Game) -> Phase:
+    return handler_of(game).phase
 
 
 def jump_in_actions(game: Game, player: str) -> list[Action]:

@@ -44,9 +44,8 @@ def take(game: Game, count: int, events: list[Event]) -> list[Card]:
     come when both piles are exhausted."""
     pile = game.draw_pile
     if len(pile) >= count:
-        got = pile[-count:]
+        got = pile[: -count - 1 : -1]  # the top `count` cards, the top one first
         del pile[-count:]
-        got.reverse()
         return got
     got = []
     # Under a pending Wild Draw Four the card beneath it stays too: a guilty player may have to

@@ -105,7 +105,7 @@ def start(game: Game, events: list[Event], numbers: Sequence[int] | None = None)
     elif card.kind is Kind.DRAW_TWO:
         effects.draw_two(game, dealer, card, events)
     else:
-        effects.pass_turn(game, dealer)
+        game.turn_to_next(dealer)
     game.first_turn_player = game.current_player
 
 

@@ -1,4 +1,4 @@
-"""Tests for group commit in bot.storage: concurrent writes share one transaction (one fsync),
+"""Group commit in the SQLite adapter: concurrent writes share one transaction (one fsync),
 each request still succeeds or fails alone, durably, across coroutines and processes."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ async def store(db_path: Path) -> AsyncIterator[Storage]:
 
 
 class Trace:
-    """Every statement the storage's connection runs, via sqlite3's trace callback.
+    """Every statement the storage's write connection runs, via sqlite3's trace callback.
 
     The callback runs on the connection thread in execution order, so this is the exact sequence
     SQLite saw -- independent of the storage's own counters.
@@ -72,7 +72,7 @@ class Trace:
 
 async def tracing(s: Storage) -> Trace:
     trace = Trace()
-    await s._db.set_trace_callback(trace)
+    await s._writer.run(lambda conn: conn.set_trace_callback(trace))
     return trace
 
 
@@ -99,6 +99,10 @@ def _move(s: Storage, g: GameRecord, tag: str = "m", version: int | None = None)
         g.id, v, state={"by": tag, "v": v + 1}, meta={"tag": tag}, status="running",
         log=[LogEntry(tag, f"{tag} a"), LogEntry(tag, f"{tag} b")],
     )  # fmt: skip
+
+
+async def _in_transaction(s: Storage) -> bool:
+    return await s._writer.run(lambda conn: conn.in_transaction)
 
 
 def _stats_delta(before: WriteStats, after: WriteStats) -> tuple[int, int]:
@@ -140,10 +144,10 @@ async def test_lone_commit_goes_straight_through(store: Storage) -> None:
     assert _stats_delta(before, store.write_stats) == (1, 1)
     (tx,) = trace.transactions()
     assert [sql.split()[0] for sql in tx] == [
-        "BEGIN", "SAVEPOINT", "UPDATE", "INSERT", "INSERT", "SELECT", "RELEASE", "COMMIT",
+        "BEGIN", "SAVEPOINT", "UPDATE", "SELECT", "INSERT", "INSERT", "RELEASE", "COMMIT",
     ]  # fmt: skip
     # The writer only lives while there is work: nothing lingers between writes.
-    assert store._writer is not None and store._writer.done()
+    assert store._group.idle
 
 
 async def test_a_batch_holds_what_queued_while_the_previous_transaction_ran(
@@ -266,7 +270,7 @@ async def test_a_failed_transaction_fails_every_request_in_it_and_applies_none(
         for g in games:
             assert await s.get_game(g.id) == g
             assert len(await s.log(g.id)) == 1
-        assert not s._db.in_transaction
+        assert not await _in_transaction(s)
         # the storage is usable again, and the same moves can be retried
         retried = await asyncio.gather(*(_move(s, g) for g in games))
         assert [r.version for r in retried] == [2] * 5
@@ -275,8 +279,9 @@ async def test_a_failed_transaction_fails_every_request_in_it_and_applies_none(
         await s.close()
 
 
-async def test_reads_never_run_inside_a_write_transaction(store: Storage) -> None:
-    """Reads and batches share one connection; a read must never see an uncommitted batch."""
+async def test_reads_never_see_a_batch_half_done(store: Storage) -> None:
+    """Reads see only committed batches (whatever version a reader sees comes with all of its
+    log rows), and never run inside a write transaction."""
     games = await _games(store, 20)
     trace = await tracing(store)
     stop = False
@@ -308,7 +313,7 @@ async def test_reads_never_run_inside_a_write_transaction(store: Storage) -> Non
             inside = False
         elif inside and sql.startswith(("SELECT id, chat_key", "SELECT actor")):
             reads_inside.append(sql)
-    assert not reads_inside
+    assert not reads_inside  # a read on the write connection runs between transactions
     assert len(trace.transactions()) < 20 * 5  # and the writes were batched
 
 
@@ -352,17 +357,21 @@ async def test_cancelled_after_batching_is_committed_whole(store: Storage, db_pa
         tb = asyncio.create_task(_move(store, b, "b"))
         await asyncio.sleep(0.2)  # both are in one transaction, blocked in BEGIN IMMEDIATE
         ta.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await ta
+        await asyncio.sleep(0.1)
+        # The cancellation waits for the transaction to end, so that the caller's next read
+        # sees its outcome.
+        assert not ta.done()
         raw.execute("ROLLBACK")
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(ta, 5)
         rb = await asyncio.wait_for(tb, 5)
     finally:
         raw.close()
     assert rb.version == 2
-    ra = await store.get_game(a.id)  # a read is queued behind the transaction: sees its outcome
+    ra = await store.get_game(a.id)  # after the cancelled caller returned: sees the outcome
     assert ra is not None and ra.version == 2 and ra.state == {"by": "a", "v": 2}
     assert [e.action for e in await store.log(a.id)] == ["start", "a a", "a b"]
-    assert not store._db.in_transaction
+    assert not await _in_transaction(store)
     assert (await _move(store, ra)).version == 3
 
 
@@ -389,7 +398,7 @@ async def test_cancelling_some_callers_of_a_batch_never_half_commits(
             assert now == g and len(log) == 1
         else:  # all of it, never half
             assert now.version == 2 and [e.action for e in log][1:] == [f"p{g.id} a", f"p{g.id} b"]
-    assert not store._db.in_transaction
+    assert not await _in_transaction(store)
     for g in games:  # and every game accepts its next move
         now = await store.get_game(g.id)
         assert now is not None
@@ -534,7 +543,7 @@ def _batch_worker(
     on all of them at once (one batch).  Reports ``(name, wins, transactions)`` or an error."""
 
     async def run() -> tuple[int, int]:
-        s = await Storage.open(path)
+        s = await Storage.open(path, exclusive=False)  # two processes on purpose
         wins = 0
         try:
             for i in range(rounds):
@@ -571,7 +580,7 @@ def _batch_worker(
 
 async def test_two_processes_with_batches_cannot_both_apply_a_move(db_path: Path) -> None:
     rounds, n_games = 10, 8
-    s = await Storage.open(db_path)
+    s = await Storage.open(db_path, exclusive=False)
     try:
         game_ids = [(await s.create_game(f"tg:{i}", {})).id for i in range(n_games)]
         ctx = multiprocessing.get_context("spawn")

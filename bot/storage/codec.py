@@ -1,0 +1,80 @@
+"""How values cross into and out of the database, the same for every backend.
+
+Values are checked and serialised before a write is queued, so a bad value fails fast in its
+caller and never inside a transaction; rows are decoded without ever raising on bad data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+from bot.storage.port import STATUSES, GameRecord, PlayerResult
+
+# Game ids are signed 64-bit integers in SQLite and PostgreSQL (bigint) alike.  A Python int
+# outside this range cannot even be bound (sqlite3 raises OverflowError), so such an id -- say,
+# from forged button data -- can only mean "no such game".
+MIN_ID: Final = -(2**63)
+MAX_ID: Final = 2**63 - 1
+
+
+def known_id(game_id: int) -> bool:
+    """Whether ``game_id`` can name a stored game at all."""
+    return MIN_ID <= game_id <= MAX_ID
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON; NaN/Infinity are rejected because other JSON readers cannot parse them."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def check_status(status: str) -> None:
+    if status not in STATUSES:
+        raise ValueError(f"unknown game status {status!r}")
+
+
+def json_object(raw: str | bytes | None) -> dict[str, Any] | None:
+    """The JSON object stored in ``raw`` (None for NULL); ``ValueError`` if it is anything else.
+
+    Bytes are accepted because a text column that is not valid UTF-8 must be read as bytes:
+    decoding it as text would fail the whole query, not just the row.
+    """
+    if raw is None:
+        return None
+    value = json.loads(raw)  # JSONDecodeError or UnicodeDecodeError: both are ValueErrors
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value
+
+
+def game_record(row: Sequence[Any]) -> GameRecord:
+    """A record from a stored row, its columns in the order of :class:`GameRecord`.
+
+    A row whose state or meta does not load comes back ``corrupt`` (state None, meta {})
+    instead of raising, so one bad row cannot stop a listing -- or the bot's start-up -- from
+    returning the good ones.
+    """
+    game_id, chat_key, status, version, state, meta, deadline, created_at, updated_at = row
+    try:
+        state_obj = json_object(state)
+        meta_obj = json_object(meta)
+        if meta_obj is None:
+            raise ValueError("no meta")
+    except ValueError:
+        return GameRecord(
+            game_id, chat_key, status, version, None, {}, deadline, created_at, updated_at, True
+        )
+    return GameRecord(
+        game_id, chat_key, status, version, state_obj, meta_obj, deadline, created_at, updated_at
+    )
+
+
+def match_results(game_id: int, results: Sequence[PlayerResult]) -> str:
+    """A match's results as stored with it (so statistics can be rebuilt); one row per player."""
+    ids = [r.user_id for r in results]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"duplicate players in results of game {game_id}")
+    return dumps(
+        [{"user_id": r.user_id, "name": r.name, "won": r.won, "points": r.points} for r in results]
+    )

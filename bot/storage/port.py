@@ -1,0 +1,261 @@
+"""What the service may ask of storage, whatever the database: the port.
+
+The storage layer knows nothing about UNO: a game is a row holding an opaque JSON object (the
+engine's ``to_dict()``), a ``meta`` object, a status and a *version*.  The service does
+load -> lock -> apply -> :meth:`StoragePort.commit` -> send, so every adapter promises:
+
+* **No double moves.**  :meth:`~StoragePort.commit` is an optimistic compare-and-swap on the
+  version: of two writers (coroutines, processes) that loaded the same version, one wins and
+  the other gets :class:`VersionConflict` with nothing of its write kept.
+* **Atomic move.**  State, meta, deadline, the action-log rows and -- for the last move of a
+  match -- the match statistics are one transaction.
+* **Durable before visible.**  No caller learns the outcome of a write before the transaction
+  holding it is durably committed, so a move already shown in a chat cannot vanish.
+* **One open game per chat**, decided by the database, not by a check-then-insert.
+* **Faults are told apart from answers.**  A backend failure (locked past the busy timeout,
+  disk full, read-only, I/O error, closed storage) raises :class:`StorageError` with the
+  backend's exception as ``__cause__``, and nothing of the call was stored; the storage's
+  answers (:class:`VersionConflict`, :class:`GameExists`, :class:`GameNotFound`) are not
+  :class:`StorageError`.
+* **Reads never raise on bad data.**  A row whose state or meta is not a JSON object reads as a
+  :class:`GameRecord` with ``corrupt=True``; a game id outside the database's integer range
+  reads as "no such game".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Final, Protocol
+
+from core.rules import Scoring
+
+__all__ = [
+    "STATUSES",
+    "DatabaseInUse",
+    "GameExists",
+    "GameNotFound",
+    "GameRecord",
+    "LogEntry",
+    "MatchRecord",
+    "PlayerResult",
+    "SchemaTooNew",
+    "StatRow",
+    "StorageError",
+    "StoragePort",
+    "VersionConflict",
+]
+
+STATUSES: Final = frozenset({"lobby", "running", "finished", "killed", "broken"})
+"""A game's life: ``lobby`` and ``running`` are open (one per chat); ``finished`` and
+``killed`` ended; ``broken`` was set aside because its stored state could not be loaded."""
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------------------------
+
+
+class StorageError(Exception):
+    """The database failed (locked past the busy timeout, full, read-only, I/O error, closed).
+
+    Nothing of the failed call was stored.  The backend's own exception is ``__cause__``.  It is
+    a fault of the machine, not of the request: the same call may succeed when retried later.
+    """
+
+
+class DatabaseInUse(StorageError):
+    """Another process has this database open; two bot processes must not share one file."""
+
+    def __init__(self, path: str, holder: str = "") -> None:
+        who = f" (process {holder})" if holder else ""
+        super().__init__(
+            f"the database {path} is already in use by another bot process{who};"
+            " stop that process first, or give this one another database"
+        )
+        self.path = path
+
+
+class SchemaTooNew(StorageError, RuntimeError):
+    """The database was migrated by newer code; refusing to run rather than corrupt it."""
+
+
+class VersionConflict(Exception):
+    """Someone else committed to this game first; reload it and decide again."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id}: expected version {expected}, found {actual}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameExists(Exception):
+    """The chat already has a lobby or running game (only one may be open per chat)."""
+
+    def __init__(self, chat_key: str) -> None:
+        super().__init__(f"chat {chat_key} already has an open game")
+        self.chat_key = chat_key
+
+
+class GameNotFound(LookupError):
+    """No game with that id (games are never deleted, so an unknown id is a stale or forged one)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    chat_key: str
+    status: str
+    version: int
+    state: dict[str, Any] | None
+    meta: dict[str, Any]
+    deadline: float | None
+    created_at: float
+    updated_at: float
+    # True when the stored state or meta is not a JSON object: then ``state`` is None and
+    # ``meta`` is {} -- the service sets the game aside (:meth:`StoragePort.mark_broken`).
+    corrupt: bool = False
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    actor: str
+    action: str
+    version: int = 0  # the version this action produced; filled in by commit
+    at: float = 0.0  # 0.0 means "now" (the storage clock at commit time)
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    user_id: str
+    name: str
+    won: bool
+    points: int
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match's statistics, recorded by :meth:`StoragePort.commit` with its last move."""
+
+    results: tuple[PlayerResult, ...] | list[PlayerResult]
+    scoring: Scoring = Scoring.WINNER
+
+
+@dataclass(frozen=True)
+class StatRow:
+    """A player's totals in one chat.
+
+    `points` sums the `winner`-scored games only; `tally_points` sums the `tally`-scored ones,
+    of which there were `tally_games`: the two measure opposite things (the others' cards, more
+    is better; your own cards, fewer is better), so one sum of both would be meaningless.
+    """
+
+    user_id: str
+    name: str
+    games: int
+    wins: int
+    points: int
+    tally_games: int = 0
+    tally_points: int = 0
+
+
+# --------------------------------------------------------------------------------------------
+# The port
+# --------------------------------------------------------------------------------------------
+
+
+class StoragePort(Protocol):
+    """Every storage call the bot makes; each database adapter implements all of it."""
+
+    # -- lifecycle
+    async def close(self) -> None:
+        """Finish the writes already accepted, then release the database; idempotent."""
+
+    async def __aenter__(self) -> StoragePort: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+    # -- settings
+    async def get_settings(self, chat_key: str) -> dict[str, Any] | None: ...
+
+    async def put_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
+        """Replace the chat's settings wholesale (the caller merges if it wants to)."""
+
+    # -- games
+    async def create_game(
+        self, chat_key: str, meta: dict[str, Any], *, deadline: float | None = None
+    ) -> GameRecord:
+        """Open a lobby (version 0, no state); :class:`GameExists` if the chat has one open."""
+
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+
+    async def active_game(self, chat_key: str) -> GameRecord | None:
+        """The chat's lobby or running game, if any."""
+
+    async def last_game(self, chat_key: str) -> GameRecord | None:
+        """The chat's newest game, whatever its status."""
+
+    async def active_games(self) -> list[GameRecord]:
+        """Every running game, oldest first."""
+
+    async def open_games(self) -> list[GameRecord]:
+        """Every lobby and running game, oldest first: the deadlines to re-arm at start-up."""
+
+    async def unrecorded_finished_games(self) -> list[GameRecord]:
+        """Finished games whose match statistics were never recorded, oldest first."""
+
+    async def commit(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        state: dict[str, Any] | None,
+        meta: dict[str, Any],
+        status: str,
+        log: Sequence[LogEntry] = (),
+        deadline: float | None = None,
+        match: MatchRecord | None = None,
+    ) -> GameRecord:
+        """Replace the game's row, append ``log`` (and record ``match``) as version + 1."""
+
+    async def mark_broken(self, game_id: int) -> None:
+        """Set aside a game that cannot be loaded: no longer open, no deadline."""
+
+    async def log(self, game_id: int) -> list[LogEntry]:
+        """The game's applied actions in the order they were committed."""
+
+    # -- adapter refs
+    async def put_ref(self, game_id: int, key: str, value: str) -> None: ...
+
+    async def get_ref(self, game_id: int, key: str) -> str | None: ...
+
+    async def refs(self, game_id: int) -> dict[str, str]: ...
+
+    # -- statistics
+    async def record_match(
+        self,
+        chat_key: str,
+        game_id: int,
+        results: Sequence[PlayerResult],
+        *,
+        scoring: Scoring = Scoring.WINNER,
+    ) -> None:
+        """Add a finished game's results to the chat's statistics, at most once per game."""
+
+    async def leaderboard(
+        self, chat_key: str, limit: int = 10, *, scoring: Scoring = Scoring.WINNER
+    ) -> list[StatRow]: ...
+
+    async def player_stats(self, chat_key: str, user_id: str) -> StatRow | None: ...

@@ -1,0 +1,34 @@
+"""Chat settings: one JSON object per chat, replaced wholesale."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Final
+
+from bot.storage.codec import json_object
+from bot.storage.sqlite.group_commit import Apply
+
+GET: Final = "SELECT CAST(data AS BLOB) FROM settings WHERE chat_key = ?"
+
+
+def decode(row: sqlite3.Row | None) -> dict[str, Any] | None:
+    """The stored settings; a value that is not a JSON object reads as none (the defaults),
+    so that one damaged row cannot stop its chat from playing."""
+    if row is None:
+        return None
+    try:
+        return json_object(row[0])
+    except ValueError:
+        return None
+
+
+def put(chat_key: str, data: str, now: float) -> Apply:
+    def apply(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT INTO settings (chat_key, data, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (chat_key) DO UPDATE"
+            " SET data = excluded.data, updated_at = excluded.updated_at",
+            (chat_key, data, now),
+        )
+
+    return apply

@@ -1,0 +1,34 @@
+"""Choosing the storage adapter from the database setting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.storage.port import StoragePort
+from bot.storage.sqlite import SqliteStorage
+
+_SQLITE = "sqlite:///"
+
+
+async def open_storage(url: str | Path, **options: Any) -> StoragePort:
+    """Open the storage that ``url`` names.
+
+    A plain path (or ``:memory:``) and ``sqlite:///path`` are SQLite (``sqlite:///data/uno.db``
+    is relative, ``sqlite:////srv/uno.db`` absolute).  ``options`` go to the adapter's ``open``
+    (``clock``, ``busy_timeout``, ...).
+    """
+    text = str(url)
+    scheme = text.partition("://")[0].lower() if "://" in text else ""
+    if not scheme:
+        return await SqliteStorage.open(text, **options)
+    if text.startswith(_SQLITE):
+        path = text.removeprefix(_SQLITE)
+        if not path:
+            raise ValueError(f"no database path in {text!r}")
+        return await SqliteStorage.open(path, **options)
+    if scheme in ("postgresql", "postgres"):
+        raise ValueError(
+            "PostgreSQL storage is not available yet: use a SQLite path or sqlite:///path"
+        )
+    raise ValueError(f"unknown database URL {text!r}: expected a path or sqlite:///path")
