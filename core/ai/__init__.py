@@ -47,25 +47,5 @@ def choose_action(
         if rng is None:
             seen = (player, game.hand(player), game.discard, game.hand_sizes(), game.draw_pile_size)
             rng = random.Random(repr(seen))
-        action = strong.choose_action(game, player, rng)
-    else:
-        action = easy.choose_action(game, player, rng)
-    return _listed(game, player, action)
-
-
-def _listed(game: Game, player: str, action: Action | None) -> Action | None:
-    """`action` as the engine lists it. The rules of thumb name a play by its card (and a
-    wild's color); should the engine list that play with more to it (an option naming a
-    player, say), the first listed play of that card stands in for it."""
-    if action is None:
-        return None
-    legal = game.legal_actions(player)
-    if action in legal:
-        return action
-    same = [a for a in legal if a.type is action.type and a.card is action.card]
-    for other in same:
-        if other.color is action.color:
-            return other
-    if same:
-        return same[0]
-    return legal[0] if legal else None
+        return strong.choose_action(game, player, rng)
+    return easy.choose_action(game, player, rng)
