@@ -124,11 +124,6 @@ def choose_action(
     ):
         # Announce before playing the second-to-last card: nobody can catch us afterwards.
         return A.UNO
-    if action.type is ActionType.PLAY and action not in legal:
-        # Seven-zero: a 7 names whom to swap hands with; take the smallest hand.
-        sizes = game.hand_sizes()
-        named = [a for a in legal if a.card is action.card and a.target is not None]
-        action = min(named, key=lambda a: sizes[a.target or ""])
     return action
 
 
@@ -202,6 +197,23 @@ def turn_action(
     legal: list[Action],
     rng: random.Random | None,
     style: Style = EASY,
+) -> Action:
+    """The move on one's own turn, always one of `legal` (both levels start from it)."""
+    action = _turn_choice(game, player, legal, rng, style)
+    if action.type is ActionType.PLAY and action not in legal:
+        # Seven-zero: a 7 names whom to swap hands with; take the smallest hand.
+        sizes = game.hand_sizes()
+        named = [a for a in legal if a.card is action.card and a.target is not None]
+        action = min(named, key=lambda a: sizes[a.target or ""])
+    return action
+
+
+def _turn_choice(
+    game: Game,
+    player: str,
+    legal: list[Action],
+    rng: random.Random | None,
+    style: Style,
 ) -> Action:
     view = _View(game, player, style)
     if game.current_color is None:

@@ -71,6 +71,15 @@ def _rule_sets() -> list[tuple[str, Rules]]:
             dataclasses.replace(Rules.preset("house"), creepers=4, no_bluffing=True),
         )
     )
+    # The options from other tables: a 7 must name a player, a stack must be answered in kind.
+    for option in ("stacking", "seven_zero", "draw_until_playable"):
+        sets.append((f"classic+{option}", Rules.preset("classic").with_option(option, True)))
+    sets.append(
+        (
+            "house+stacking+seven_zero",
+            Rules.preset("house").with_option("stacking", True).with_option("seven_zero", True),
+        )
+    )
     return sets
 
 
@@ -88,6 +97,8 @@ def _careless(game: Game, player: str, rng: random.Random) -> Action | None:
 
 def _kind(game: Game, player: str, action: Action) -> str:
     if action.type is ActionType.PLAY:
+        if action.target is not None:
+            return "swap"
         if player != game.current_player:
             return "jump-in"
         if game.pending is not None:
@@ -118,6 +129,13 @@ def test_only_listed_actions_in_every_phase(level: Level, name: str, rules: Rule
         expected.add("choose")
     if rules.jump_in:
         expected |= {"jump-in", "answer"}
+    if rules.stacking or rules.seven_zero or rules.draw_until_playable:
+        # What these options add must come up; the rarer phases are the presets' to show.
+        expected = {"play", "draw", "uno"}
+        if rules.stacking:
+            expected.add("answer")
+        if rules.seven_zero:
+            expected.add("swap")
     for seed in range(60):
         n = 2 + seed % 5
         players = [f"p{i}" for i in range(n)]
