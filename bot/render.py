@@ -313,6 +313,7 @@ class Renderer:
             outcome.names,
             self.colorblind(outcome),
             scoring=outcome.scoring,
+            score_once=True,  # posted one after another: the final score is said once
         )
         texts.extend(self.notice(outcome.lang, notice) for notice in outcome.notices)
         return texts

@@ -57,9 +57,10 @@ async def test_a_tally_match_and_its_leaderboard_rank_the_fewest_points_first(
     assert ended.scores == {VIKA.id: 24, ALICE.id: 0, BORIS.id: 3}
     for lang in ("ru", "uk"):
         shown = renderer.announcements(dataclasses.replace(out, lang=lang))
-        assert len(shown) == 2  # the round, then the match
-        for text in shown:
-            assert _order(text.split(":", 1)[1], *NAMES) == list(NAMES), text
+        round_won, match_won = shown  # the round, then the match with the final score
+        assert _order(match_won.split(":", 1)[1], *NAMES) == list(NAMES), match_won
+        # Said once: the round's message names its winner, not the same scores again.
+        assert not any(renderer.name(lang, p, out.names) in round_won for p in (VIKA.id, BORIS.id))
     # The table's log of recent events says the same.
     recent = renderer.table(out.table, out.names).split("\n\n")[-1]
     assert _order(recent.splitlines()[-1], *NAMES) == list(NAMES)
