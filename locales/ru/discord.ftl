@@ -11,7 +11,6 @@ dc-kick-usage = Укажите что-то одно: участника в по�
 
 ## Hands
 
-dc-choose-color = 🎨 Какой цвет заказать для карты { $card }?
 dc-select-card = 🃏 Выберите карту
 dc-select-card-page = 🃏 Выберите карту (страница { $page ->
     [one] { $page }

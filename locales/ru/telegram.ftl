@@ -10,7 +10,6 @@ tg-stale-button-group = Эта кнопка устарела и больше н�
 tg-stale-settings = Эта кнопка настроек устарела и ничего не меняет. Откройте /settings заново в групповом чате.
 tg-error = Что-то пошло не так. Попробуйте ещё раз.
 tg-private-only = Эта кнопка работает только в личном чате с ботом.
-tg-colors-title = 🎨 Выберите цвет для карты { $card }:
 tg-cmd-start-private = Показать мои карты
 
 ## The settings keyboard

@@ -11,7 +11,6 @@ dc-kick-usage = Вкажіть щось одне: учасника в полі �
 
 ## Hands
 
-dc-choose-color = 🎨 Який колір замовити для картки { $card }?
 dc-select-card = 🃏 Оберіть картку
 dc-select-card-page = 🃏 Оберіть картку (сторінка { $page ->
     [one] { $page }

@@ -10,7 +10,6 @@ tg-stale-button-group = Ця кнопка застаріла й більше н�
 tg-stale-settings = Ця кнопка налаштувань застаріла й нічого не змінює. Відкрийте /settings знову в груповому чаті.
 tg-error = Щось пішло не так. Спробуйте ще раз.
 tg-private-only = Ця кнопка працює лише в особистому чаті з ботом.
-tg-colors-title = 🎨 Оберіть колір для картки { $card }:
 tg-cmd-start-private = Показати мої картки
 
 ## The settings keyboard
