@@ -26,7 +26,14 @@ BOOL_OPTIONS: tuple[str, ...] = (
 )
 
 # Settings with two values that a menu flips rather than sets (`ChatSettings.toggled`).
-SWITCHES: tuple[str, ...] = (*BOOL_OPTIONS, "colorblind", "dm_hands", "scoring", "creepers")
+SWITCHES: tuple[str, ...] = (
+    *BOOL_OPTIONS,
+    "colorblind",
+    "dm_hands",
+    "strong_bots",
+    "scoring",
+    "creepers",
+)
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,7 @@ class ChatSettings:
     timer: int | None = DEFAULT_TIMER
     colorblind: bool = False
     dm_hands: bool = False  # Discord: hands by direct message instead of ephemeral messages
+    strong_bots: bool = False  # computer players of a new game play at the strong level
 
     def rules(self) -> Rules:
         return dataclasses.replace(Rules.preset(self.preset), **self.options)
@@ -54,8 +62,9 @@ class ChatSettings:
     def changed(self, key: str, value: str) -> ChatSettings:
         """A copy with one setting changed from its text form; ValueError when it is not valid.
 
-        Keys: `preset`, `lang`, `timer` (seconds or `off`), `colorblind`, `dm_hands`, `target`,
-        `scoring`, `creepers` and every option in BOOL_OPTIONS (`on`/`off`).
+        Keys: `preset`, `lang`, `timer` (seconds or `off`), `colorblind`, `dm_hands`,
+        `strong_bots`, `target`, `scoring`, `creepers` and every option in BOOL_OPTIONS
+        (`on`/`off`).
         """
         if key == "preset":
             if value not in PRESET_NAMES:
@@ -74,6 +83,8 @@ class ChatSettings:
             return dataclasses.replace(self, colorblind=_flag(value))
         if key == "dm_hands":
             return dataclasses.replace(self, dm_hands=_flag(value))
+        if key == "strong_bots":
+            return dataclasses.replace(self, strong_bots=_flag(value))
         if key in BOOL_OPTIONS:
             return self._with_option(key, _flag(value))
         if key == "target":

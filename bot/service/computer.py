@@ -11,30 +11,32 @@ import random
 from bot.storage import LogEntry
 from bot.views import is_bot
 from core.actions import Action
-from core.ai import choose_action
+from core.ai import Level, choose_action
 from core.events import Event
 from core.game import Game
 
 MAX_BOT_STEPS = 2000
 
 
-def choice(game: Game, bot: str) -> Action | None:
+def choice(game: Game, bot: str, level: Level) -> Action | None:
     """What a computer player does now (None: nothing it wants to), reproducible per move."""
-    return choose_action(game, bot, random.Random(f"{game.seed}:{game.move_no}:{bot}"))
+    return choose_action(game, bot, random.Random(f"{game.seed}:{game.move_no}:{bot}"), level)
 
 
-def want_to_act(game: Game) -> bool:
+def want_to_act(game: Game, level: Level) -> bool:
     """Whether a computer player is to act, or wants to act out of turn (a catch, a jump-in)."""
     if game.is_over:
         return False
     if is_bot(game.current_player):
         return True
     return any(
-        choice(game, p) is not None for p in game.players if is_bot(p) and game.legal_actions(p)
+        choice(game, p, level) is not None
+        for p in game.players
+        if is_bot(p) and game.legal_actions(p)
     )
 
 
-def play(game: Game, events: list[Event], log: list[LogEntry]) -> None:
+def play(game: Game, level: Level, events: list[Event], log: list[LogEntry]) -> None:
     """Computer moves until a human may act (humans keep their chance to catch or jump in)."""
     for _ in range(MAX_BOT_STEPS):
         if game.is_over or all(is_bot(p) for p in game.players):
@@ -44,7 +46,7 @@ def play(game: Game, events: list[Event], log: list[LogEntry]) -> None:
         for bot in game.players:
             if bot == current or not is_bot(bot) or not game.legal_actions(bot):
                 continue
-            move = choice(game, bot)
+            move = choice(game, bot, level)
             if move is not None:
                 events += game.apply(bot, move)
                 log.append(LogEntry(bot, str(move)))
@@ -53,7 +55,7 @@ def play(game: Game, events: list[Event], log: list[LogEntry]) -> None:
         if not acted:
             if not is_bot(current):
                 return
-            move = choice(game, current) or game.default_action(current)
+            move = choice(game, current, level) or game.default_action(current)
             assert move is not None
             events += game.apply(current, move)
             log.append(LogEntry(current, str(move)))

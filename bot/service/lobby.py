@@ -13,6 +13,7 @@ from bot.service.outcome import Notice, Outcome, User
 from bot.service.unit_of_work import UnitOfWork, Work
 from bot.storage import GameExists, LogEntry
 from bot.views import is_bot
+from core.ai import Level
 from core.game import Game
 from core.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -142,7 +143,8 @@ class LobbyCases:
                     match, settings, "error-not-enough-players", min=MIN_PLAYERS
                 )
             match.game = Game.new(players, settings.rules(), self._seed())
-            match.table = TableState()
+            level = Level.STRONG if settings.strong_bots else Level.EASY
+            match.table = TableState(bot_level=level)
             log = [LogEntry(user.id, "start")]
             return await work.commit(match, match.game.opening_events, log)
 

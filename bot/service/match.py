@@ -16,6 +16,7 @@ from bot.deadlines import Turn
 from bot.service.outcome import public_event
 from bot.storage import GameRecord
 from bot.views import BOT_PREFIX, hand_signature, is_bot
+from core.ai import Level
 from core.events import Event, event_from_dict, event_to_dict
 from core.game import Game
 
@@ -75,6 +76,7 @@ class TableState:
     hand_sig: dict[str, str] = field(default_factory=dict)  # what each private view showed
     hand_ver: dict[str, int] = field(default_factory=dict)  # the version it was drawn at
     turn: Turn | None = None
+    bot_level: Level = Level.EASY  # chosen in the lobby's settings, fixed when the game starts
 
     def remember(self, events: list[Event]) -> None:
         """Keep the last public events for the table (drawn cards only as a count)."""
@@ -165,6 +167,7 @@ def meta_from_dict(meta: dict[str, Any]) -> tuple[Lobby, TableState]:
         hand_sig=dict(meta.get("hand_sig", {})),
         hand_ver={str(k): int(v) for k, v in meta.get("hand_ver", {}).items()},
         turn=Turn.from_dict(meta.get("turn")),
+        bot_level=Level(meta.get("bot_level", Level.EASY.value)),
     )
     return lobby, table
 
@@ -181,6 +184,7 @@ def meta_to_dict(lobby: Lobby, table: TableState) -> dict[str, Any]:
         "recent": list(table.recent),
         "hand_sig": dict(table.hand_sig),
         "hand_ver": dict(table.hand_ver),
+        "bot_level": table.bot_level.value,
     }
     if table.turn is not None:
         meta["turn"] = table.turn.to_dict()

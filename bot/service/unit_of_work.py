@@ -381,7 +381,7 @@ class Work:
             return None
         now = self.uow.clock()
         match.table.turn = next_turn(match.table.turn, game, events, settings.timer, now)
-        if computer.want_to_act(game):
+        if computer.want_to_act(game, match.table.bot_level):
             return now + self.uow.bot_delay
         return match.table.turn.deadline
 

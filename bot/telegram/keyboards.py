@@ -131,6 +131,11 @@ def settings_keyboard(r: Renderer, lang: str, settings: ChatSettings) -> Keyboar
         "colorblind",
         "off" if settings.colorblind else "on",
     )
+    strong_bots = _setting(
+        r.t(lang, "tg-set-strong-bots", value=on if settings.strong_bots else off),
+        "strong_bots",
+        "off" if settings.strong_bots else "on",
+    )
     options = [
         [
             _setting(
@@ -169,6 +174,7 @@ def settings_keyboard(r: Renderer, lang: str, settings: ChatSettings) -> Keyboar
             presets,
             langs,
             [_setting(timer_label, "timer", timer_value), colorblind],
+            [strong_bots],
             *options,
             match_row,
             [creepers],

@@ -56,6 +56,7 @@ dc-target-option = До { $count ->
     [many] { $count } очков
    *[other] { $count } очка
 }
+dc-opt-strong-bots = Сильные роботы в новой игре
 dc-opt-colorblind = Режим для дальтоников
 dc-opt-dm-hands = Карты в личные сообщения (только для вас)
 dc-opt-scoring = Подсчёт очков

@@ -23,6 +23,7 @@ tg-set-timer = ⏱ Таймер: { $seconds ->
    *[other] { $seconds } секунды
 }
 tg-set-timer-off = ⏱ Таймер: выключен
+tg-set-strong-bots = 🤖 Сильные роботы: { $value }
 tg-set-colorblind = 👁 Для дальтоников: { $value }
 tg-set-target = 🏁 Игра до { $count ->
     [one] { $count } очка

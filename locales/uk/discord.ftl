@@ -56,6 +56,7 @@ dc-target-option = До { $count ->
     [many] { $count } очок
    *[other] { $count } очка
 }
+dc-opt-strong-bots = Сильні роботи в новій грі
 dc-opt-colorblind = Режим для дальтоніків
 dc-opt-dm-hands = Картки в особисті повідомлення (лише для вас)
 dc-opt-scoring = Підрахунок очок

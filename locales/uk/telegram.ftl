@@ -23,6 +23,7 @@ tg-set-timer = ⏱ Таймер: { $seconds ->
    *[other] { $seconds } секунди
 }
 tg-set-timer-off = ⏱ Таймер: вимкнено
+tg-set-strong-bots = 🤖 Сильні роботи: { $value }
 tg-set-colorblind = 👁 Для дальтоніків: { $value }
 tg-set-target = 🏁 Гра до { $count ->
     [one] { $count } очка

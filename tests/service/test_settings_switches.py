@@ -30,7 +30,7 @@ def slow_reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _state(settings: ChatSettings) -> tuple[Any, ...]:
-    return (settings.rules(), settings.colorblind, settings.dm_hands)
+    return (settings.rules(), settings.colorblind, settings.dm_hands, settings.strong_bots)
 
 
 @pytest.mark.parametrize("switch", SWITCHES)
