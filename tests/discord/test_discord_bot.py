@@ -108,9 +108,10 @@ class Table:
         *,
         label: str | None = None,
         snapshot: JSON | None = None,
+        forge: bool = False,
     ) -> InteractionHandle:
         handle = await self.fake.click(
-            self.bot, user, message, custom_id, label=label, snapshot=snapshot
+            self.bot, user, message, custom_id, label=label, snapshot=snapshot, forge=forge
         )
         return self._check(handle)
 
