@@ -26,6 +26,7 @@ What goes where:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import re
@@ -52,6 +53,8 @@ log = logging.getLogger(__name__)
 PREFIX = chat_keys.prefix(chat_keys.DISCORD)
 TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
+TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
+TURN_PING = layout.TURN_PING  # a member's own switch: notify me when my turn begins
 MAX_CHOICES = 25  # Discord's limit of autocomplete choices
 MAX_CHOICE_NAME = 100  # and of a choice's name
 _COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
@@ -102,6 +105,7 @@ class Controller:
         self._refs: dict[int, dict[str, str | None]] = {}  # game -> the refs read or written
         self._by_dm: dict[tuple[int, str], bool] = {}  # (game, player) -> the hand goes by DM
         self._chats: dict[int, str] = {}  # game -> its chat, for games shown here
+        self._turns: set[tuple[int, str]] = set()  # (game, player) told that their turn began
 
     # ------------------------------------------------------------------ words
 
@@ -170,9 +174,17 @@ class Controller:
             return None
         return layout.rematch_view(out.table.game_id, out.lang, self.r)
 
-    def settings_message(self, lang: str, settings: ChatSettings) -> tuple[str, ui.View | None]:
+    def settings_message(
+        self, lang: str, settings: ChatSettings, *, ping: bool = False
+    ) -> tuple[str, ui.View | None]:
         text = self.r.settings(lang, settings) + "\n\n" + self.r.t(lang, "dc-settings-hint")
-        return fit(self.localize(lang, text)), layout.settings_view(lang, settings, self.r)
+        view = layout.settings_view(lang, settings, self.r, ping=ping)
+        return fit(self.localize(lang, text)), view
+
+    async def panel(self, lang: str, key: str, player: str) -> tuple[str, ui.View | None]:
+        """The settings panel as `player` sees it (their own switches included)."""
+        settings = await self.panel_settings(key, player)
+        return self.settings_message(lang, settings, ping=await self.wants_ping(player))
 
     async def wants_dm(self, player: str, settings: ChatSettings) -> bool:
         """Whether `player` gets their hand by DM: their own choice, else the channel's default."""
@@ -265,8 +277,10 @@ class Controller:
             if texts:
                 view = self.result_view(out)
                 await self._safely(self.post(out.chat_key, "\n".join(texts), view=view), "announce")
-        await self.push_hands(out, skip)
+        delivered = await self.push_hands(out, skip)
+        await self._safely(self.tell_turns(out, delivered | set(skip)), "tell whose turn it is")
         if out.table is not None and out.table.status not in ("lobby", "running"):
+            await self._safely(self.drop_prompts(out.table.game_id), "delete turn prompts")
             self.forget(out.table.game_id)
 
     async def publish_timed(self, out: Outcome) -> None:
@@ -338,32 +352,109 @@ class Controller:
         for i, part in enumerate(parts, 1):
             await channel.send(part, **_extras(view if i == len(parts) else None, mentions))
 
-    async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> None:
-        """Bring every changed hand up to date: by DM, or in the player's live ephemeral."""
+    async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> set[str]:
+        """Bring every changed hand up to date: by DM, or in the player's live ephemeral.
+        Returns the players whose hand now shows the truth."""
+        delivered: set[str] = set()
         for player, hand in out.hands.items():
             if player in skip or is_bot(player):
                 continue
             private = self.private_notes(out, player, hand.colorblind)
             try:
-                if await self.by_dm(hand) and await self.dm_hand(hand, out.names, private):
-                    continue
-                await self.refresh_live(hand, out.names, private)
+                if await self.by_dm(hand):
+                    anew = self.turn_begins(hand) and await self.wants_ping(player)
+                    if await self.dm_hand(hand, out.names, private, anew=anew):
+                        delivered.add(player)
+                        continue
+                if await self.refresh_live(hand, out.names, private):
+                    delivered.add(player)
             except Exception:
                 log.exception("could not update the hand of %s", player)
+        return delivered
+
+    async def wants_ping(self, player: str) -> bool:
+        """Whether `player` asked to be notified when their turn begins (off unless chosen)."""
+        return bool((await self.service.personal(f"dc:{player}")).get(TURN_PING))
+
+    def turn_begins(self, hand: HandView) -> bool:
+        """Whether `hand` starts its player's turn (not yet told); ends a told turn otherwise."""
+        slot = (hand.game_id, hand.player)
+        acting = hand.is_turn and hand.status == "running" and not hand.left
+        if not acting:
+            self._turns.discard(slot)
+            return False
+        if slot in self._turns:
+            return False
+        self._turns.add(slot)
+        return True
+
+    async def tell_turns(self, out: Outcome, delivered: Collection[str]) -> None:
+        """Whoever's turn begins gets told in the channel, a mention with "my cards", when they
+        asked for it (a ping) or when their hand could not be brought up to date (after a
+        restart, or an ephemeral past its token's life: no ping unless asked). The message is
+        deleted when their turn ends. By DM, the ping was the new DM itself (`push_hands`)."""
+        for player, hand in out.hands.items():
+            if is_bot(player):
+                continue
+            acting = hand.is_turn and hand.status == "running" and not hand.left
+            if not acting:
+                self._turns.discard((hand.game_id, player))
+                await self.drop_prompt(hand.game_id, player)
+                continue
+            if await self.ref(hand.game_id, TURN_REF + player):
+                continue  # already told
+            by_dm = await self.by_dm(hand)
+            ping = await self.wants_ping(player)
+            if player in delivered and (by_dm or not ping):
+                continue
+            await self.post_prompt(hand, ping=ping)
+
+    async def post_prompt(self, hand: HandView, *, ping: bool) -> None:
+        channel_id = channel_of(hand.chat_key)
+        if channel_id is None:
+            return
+        text = self.t(hand.lang, "dc-turn-prompt", mention=f"<@{hand.player}>")
+        users = [discord.Object(int(hand.player))] if ping else []
+        mentions = discord.AllowedMentions(users=users, everyone=False, roles=False)
+        view = layout.my_cards_view(hand.game_id, hand.lang, self.r)
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            message = await channel.send(text, **_extras(view, mentions))
+        except discord.Forbidden as exc:
+            log.info("turn prompt for %s not posted (%s)", hand.player, exc.code)
+            return
+        await self.put_ref(hand.game_id, TURN_REF + hand.player, f"{channel_id}:{message.id}")
+
+    async def drop_prompt(self, game_id: int, player: str) -> None:
+        ref = await self.ref(game_id, TURN_REF + player)
+        if not ref:
+            return
+        await self.put_ref(game_id, TURN_REF + player, "")
+        channel_id, message_id = (int(x) for x in ref.split(":"))
+        channel = self.client.get_partial_messageable(channel_id)
+        with contextlib.suppress(discord.NotFound):
+            await channel.get_partial_message(message_id).delete()
+
+    async def drop_prompts(self, game_id: int) -> None:
+        """A game is over: no turn prompt of it stays."""
+        for key, value in (await self.service.refs.all(game_id)).items():
+            if key.startswith(TURN_REF) and value:
+                await self.drop_prompt(game_id, key[len(TURN_REF) :])
 
     async def refresh_live(
         self, hand: HandView, names: Mapping[str, str], notes: Collection[str] = ()
-    ) -> None:
-        """Edit the player's ephemeral hand, only while its token is safely alive."""
+    ) -> bool:
+        """Edit the player's ephemeral hand, only while its token is safely alive; whether it
+        shows this hand (or a newer one) now."""
         slot = (hand.game_id, hand.player)
         live = self._live.get(slot)
         if live is None:
-            return
+            return False
         if not live.fresh():
             self._live.pop(slot, None)
-            return
+            return False
         if hand.version < live.version:
-            return  # it already shows a newer hand
+            return True  # it already shows a newer hand
         live.version = hand.version
         content, view = self.hand_message(hand, names, notes)
         try:
@@ -372,6 +463,8 @@ class Controller:
             log.info("ephemeral hand of %s not updated (%s)", hand.player, exc.code)
             if self._live.get(slot) is live:
                 del self._live[slot]
+            return False
+        return True
 
     def remember(self, hand: HandView, live: LiveHand) -> None:
         """Keep `live` (just sent, showing `hand`) up to date while its token lasts."""
@@ -386,6 +479,7 @@ class Controller:
             del self._dm_shown[slot]
         for slot in [s for s in self._by_dm if s[0] == game_id]:
             del self._by_dm[slot]
+        self._turns = {s for s in self._turns if s[0] != game_id}
         self._refs.pop(game_id, None)
         self._chats.pop(game_id, None)
 
@@ -401,14 +495,24 @@ class Controller:
         self._refs.setdefault(game_id, {})[key] = value
 
     async def dm_hand(
-        self, hand: HandView, names: Mapping[str, str], notes: Collection[str] = ()
+        self,
+        hand: HandView,
+        names: Mapping[str, str],
+        notes: Collection[str] = (),
+        *,
+        anew: bool = False,
     ) -> bool:
-        """The player's hand as a direct message, edited in place; False if DMs are closed."""
+        """The player's hand as a direct message, edited in place; False if DMs are closed.
+
+        `anew`: their turn begins and they want to be notified: the old message is deleted and
+        the hand sent as a new one (an edit notifies nobody)."""
         ref_key = DM_REF + hand.player
         channel_id = channel_of(hand.chat_key)
         header = self.t(hand.lang, "dc-dm-header", channel=f"<#{channel_id}>")
         content, view = self.hand_message(hand, names, notes, header=header)
         slot = (hand.game_id, hand.player)
+        if not hand.is_turn:
+            self._turns.discard(slot)  # the next turn that begins is news again
         if hand.version < self._dm_shown.get(slot, -1):
             return True  # the DM already shows a newer hand
         ref = await self.ref(hand.game_id, ref_key)
@@ -417,9 +521,12 @@ class Controller:
                 dm_id, message_id = (int(x) for x in ref.split(":"))
                 dm = self.client.get_partial_messageable(dm_id, type=discord.ChannelType.private)
                 try:
-                    await dm.get_partial_message(message_id).edit(content=content, view=view)
-                    self._dm_shown[slot] = hand.version
-                    return True
+                    if anew:
+                        await dm.get_partial_message(message_id).delete()
+                    else:
+                        await dm.get_partial_message(message_id).edit(content=content, view=view)
+                        self._dm_shown[slot] = hand.version
+                        return True
                 except discord.NotFound:
                     pass
             if hand.status != "running" or hand.left:
@@ -593,16 +700,18 @@ class Controller:
             key = chat_key(interaction.channel_id)
             user = self.user(interaction)
             setting = value if menu == "toggle" else menu
-            if setting == "dm_hands":
-                # A personal choice: every member decides where their own hand goes. The flip
-                # happens in the service, under a lock, so two quick presses are two flips.
-                default = (await self.service.settings(key)).dm_hands
+            if setting in ("dm_hands", TURN_PING):
+                # A personal choice: every member decides where their own hand goes and whether
+                # their turn pings them. The flip happens in the service, under a lock, so two
+                # quick presses are two flips.
+                default = setting == "dm_hands" and (await self.service.settings(key)).dm_hands
                 await reply.run(
-                    self.service.toggle_personal(f"dc:{user.id}", "dm_hands", default=default)
+                    self.service.toggle_personal(f"dc:{user.id}", setting, default=default),
+                    update=True,
                 )
                 self.settings_changed(user.id)
                 lang = await self.lang(key, interaction)
-                content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
+                content, view = await self.panel(lang, key, user.id)
                 await reply.update(content, view)
                 return
             admin = self.is_admin(interaction)
@@ -617,7 +726,7 @@ class Controller:
             if out.error is None:
                 self.settings_changed()
             lang = await self.lang(key, interaction)
-            content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
+            content, view = await self.panel(lang, key, user.id)
             if out.error is not None:
                 content = fit(self.notice(lang, out.error) + "\n\n" + content)
             await reply.update(content, view)
@@ -780,8 +889,7 @@ class Controller:
         async def handle(reply: Reply) -> None:
             key = chat_key(interaction.channel_id)
             lang = await self.lang(key, interaction)
-            panel = await self.panel_settings(key, str(interaction.user.id))
-            content, view = self.settings_message(lang, panel)
+            content, view = await self.panel(lang, key, str(interaction.user.id))
             await reply.send(content, view=view)
 
         await self._answer(interaction, handle)
