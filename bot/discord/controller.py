@@ -574,6 +574,10 @@ class Controller:
     async def on_hand(self, interaction: discord.Interaction[Any], key: HandKey) -> None:
         """A hand button or the card menu (`bot.steps.press`): a move, a step, a page, back."""
 
+        if not self.is_private(interaction):
+            await self.on_unknown_component(interaction)
+            return
+
         async def handle(reply: Reply) -> None:
             user = self.user(interaction)
             work = steps.press(self.service, user, key, chat_key=self._chats.get(key.game))
@@ -584,6 +588,16 @@ class Controller:
                 await self._show_hand_step(reply, pressed)
 
         await self._answer(interaction, handle)
+
+    @staticmethod
+    def is_private(interaction: discord.Interaction[Any]) -> bool:
+        """Whether the pressed component sits on a message only its presser sees (an ephemeral
+        or a DM): the only place a hand's buttons are honoured. Replayed on the public table,
+        a hand button would otherwise put that hand on the table for everyone."""
+        message = interaction.message
+        if message is None:
+            return False
+        return interaction.guild_id is None or message.flags.ephemeral
 
     async def _show_hand_step(self, reply: Reply, pressed: steps.Press) -> None:
         out, hand = pressed.out, pressed.hand

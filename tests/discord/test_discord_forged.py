@@ -247,3 +247,29 @@ async def test_the_components_of_before_the_shared_grammar_keep_working(
         assert handle.original_id == hand.id
         assert await state(t) == before
         t.assert_clean()
+
+
+async def test_a_hand_button_replayed_on_the_table_is_refused(
+    make_table: Callable[..., Any],
+) -> None:
+    """A modified client sends a player's valid hand button from the public table: it would
+    put that hand on the table for everyone. Hand actions come only from the player's own
+    ephemeral or DM message; this one is answered privately and changes nothing."""
+    async with make_table() as t:
+        anya, borya, *_ = t.users
+        await t.started(anya, borya)
+        mover = anya if (await t.game()).current_player == t.uid(anya) else borya
+        hand = await t.my_cards(mover)
+        table = await t.table_message()
+        shown, edits = table.text, len(table.versions)
+        before = await state(t)
+        for key in hand_keys(hand):
+            custom_id = f"h:1:{hand_version(hand)}:{key}"
+            handle = await t.click(
+                mover, table, custom_id, snapshot=forged(table, custom_id), forge=True
+            )
+            assert handle.original is not None and handle.original.is_ephemeral
+            assert handle.text == stale_text(t, "ru")
+            assert table.text == shown and len(table.versions) == edits
+        assert await state(t) == before
+        t.assert_clean()
