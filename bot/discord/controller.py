@@ -268,20 +268,53 @@ class Controller:
         table: bool = True,
         announce: bool = True,
         skip: Collection[str] = (),
+        reply: Reply | None = None,
     ) -> None:
-        """Show an outcome: the table, the public results, every changed hand (not `skip`)."""
+        """Show an outcome: the table, the public results, every changed hand (not `skip`).
+
+        `reply`: the interaction that caused it, told privately if the results cannot be posted.
+        """
         if out.table is not None and table:
             await self._safely(self.show_table(out.table, out.names), "edit the table")
         if announce:
-            texts = self.announcements(out)
-            if texts:
-                view = self.result_view(out)
-                await self._safely(self.post(out.chat_key, "\n".join(texts), view=view), "announce")
+            await self._safely(self.announce(out, reply), "announce")
         delivered = await self.push_hands(out, skip)
         await self._safely(self.tell_turns(out, delivered | set(skip)), "tell whose turn it is")
         if out.table is not None and out.table.status not in ("lobby", "running"):
             await self._safely(self.drop_prompts(out.table.game_id), "delete turn prompts")
             self.forget(out.table.game_id)
+
+    async def announce(self, out: Outcome, reply: Reply | None) -> None:
+        """The public results; without the right to post (403 50013) they are not lost: the
+        person who acted gets them privately (with the rematch button), the creator by DM."""
+        texts = self.announcements(out)
+        if not texts:
+            return
+        text, view = "\n".join(texts), self.result_view(out)
+        try:
+            await self.post(out.chat_key, text, view=view)
+        except discord.Forbidden as exc:
+            if exc.code != 50013:
+                raise
+            log.info("no right to post in %s: results told privately", out.chat_key)
+            actor = None
+            if reply is not None:
+                actor = str(reply.interaction.user.id)
+                notice = self.t(out.lang, "dc-no-access")
+                await reply.send_long(notice + "\n\n" + text, view=view)
+            creator = out.table.creator if out.table is not None else None
+            if creator is not None and creator != actor and not is_bot(creator):
+                await self.tell_creator(out, creator, text)
+
+    async def tell_creator(self, out: Outcome, creator: str, text: str) -> None:
+        channel = f"<#{channel_of(out.chat_key)}>"
+        notice = self.t(out.lang, "dc-no-access-creator", mention=f"<@{creator}>", channel=channel)
+        try:
+            dm = await self.client.create_dm(discord.Object(int(creator)))
+            for part in chunks(notice + "\n\n" + text):
+                await dm.send(part)
+        except discord.Forbidden as exc:
+            log.info("creator %s not told of the missing right (%s)", creator, exc.code)
 
     async def publish_timed(self, out: Outcome) -> None:
         """A timer's outcome (a computer player moved, a turn timed out)."""
@@ -644,7 +677,7 @@ class Controller:
                     skip.add(user.id)
             else:
                 await reply.update("\n\n".join(private) or self.t(lang, "hand-left"), None)
-            await self.publish(out, skip=skip)
+            await self.publish(out, skip=skip, reply=reply)
             return
         # A slash command (/uno, /challenge): the result is public, private details are not.
         lines = self.public_lines(out)
@@ -685,7 +718,7 @@ class Controller:
             if out.table is not None:
                 await self.show_table(out.table, out.names, reply=reply)
             await reply.defer(update=True)  # a no-op when the table was the answer
-            await self.publish(out, table=False)
+            await self.publish(out, table=False, reply=reply)
 
         await self._answer(interaction, handle)
 
