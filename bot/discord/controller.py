@@ -55,6 +55,7 @@ TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
 TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
 TURN_PING = layout.TURN_PING  # a member's own switch: notify me when my turn begins
+NO_GAME = Notice("error-no-game")
 MAX_CHOICES = 25  # Discord's limit of autocomplete choices
 MAX_CHOICE_NAME = 100  # and of a choice's name
 _COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
@@ -106,6 +107,7 @@ class Controller:
         self._by_dm: dict[tuple[int, str], bool] = {}  # (game, player) -> the hand goes by DM
         self._chats: dict[int, str] = {}  # game -> its chat, for games shown here
         self._turns: set[tuple[int, str]] = set()  # (game, player) told that their turn began
+        self._moved: dict[tuple[int, str], tuple[int, str]] = {}  # (game, player) -> last move
 
     # ------------------------------------------------------------------ words
 
@@ -513,6 +515,8 @@ class Controller:
         for slot in [s for s in self._by_dm if s[0] == game_id]:
             del self._by_dm[slot]
         self._turns = {s for s in self._turns if s[0] != game_id}
+        for slot in [s for s in self._moved if s[0] == game_id]:
+            del self._moved[slot]
         self._refs.pop(game_id, None)
         self._chats.pop(game_id, None)
 
@@ -615,6 +619,16 @@ class Controller:
             user = self.user(interaction)
             work = steps.press(self.service, user, key, chat_key=self._chats.get(key.game))
             pressed = await reply.run(work, update=True)
+            if pressed.hand is None and (pressed.error or pressed.out.error) == NO_GAME:
+                # The button's game is over (a new one may run here): the button is stale.
+                await reply.send(self.t(pressed.out.lang, "dc-stale-component"))
+                return
+            slot = (key.game, user.id)
+            if pressed.moved and pressed.out.error is None:
+                self._moved[slot] = (key.version, key.act)
+            elif pressed.moved and self._moved.get(slot) == (key.version, key.act):
+                # The same button again (a double click): that move counted; the hand as it is.
+                pressed = dataclasses.replace(pressed, moved=False, error=None)
             if pressed.moved:
                 await self._after_move(reply, user, pressed.out, from_hand=True)
             else:

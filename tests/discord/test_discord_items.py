@@ -1,0 +1,66 @@
+"""Defects an independent run found on Discord: an old game's hand in a new game, a double
+click, long names at a full table."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.discord.test_discord_bot import RENDERER, hand_button, hand_keys, table_factory
+
+
+@pytest.fixture
+def make_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
+    return table_factory(tmp_path, monkeypatch)
+
+
+async def test_an_old_games_hand_while_a_new_game_runs_is_stale(
+    make_table: Callable[..., Any],
+) -> None:
+    async with make_table() as t:
+        anya, borya, *_ = t.users
+        await t.started(anya, borya)
+        old_hand = await t.my_cards(anya)
+        keys = hand_keys(old_hand)
+        await t.slash(anya, "kill")
+        await t.started(anya, borya)  # game 2 in the same channel
+        before = await t.version()
+        button = hand_button(old_hand, keys[0])
+        assert button is not None
+        handle = await t.click(anya, old_hand, button["custom_id"])
+        no_game = RENDERER.t("ru", "error-no-game").split("\n")[0][:20]
+        assert no_game not in handle.text
+        assert t.bot.uno.t("ru", "dc-stale-component") in handle.text
+        assert await t.version() == before
+        t.assert_clean()
+
+
+async def test_a_double_click_is_one_move_and_no_stale_notice(
+    make_table: Callable[..., Any],
+) -> None:
+    async with make_table() as t:
+        anya, borya, vika, _ = t.users
+        await t.started(anya, borya, vika)
+        await t.install(
+            t.position({anya: "r5 r7 g2", borya: "b5 r2 y2", vika: "g9 g8 g7"}, current=None)
+        )
+        hand = await t.my_cards(anya)
+        before = await t.version()
+        button = hand_button(hand, "play r7")
+        assert button is not None
+        first, second = await asyncio.gather(
+            t.fake.click(t.bot, anya, hand, button["custom_id"]),
+            t.fake.click(t.bot, anya, hand, button["custom_id"]),
+        )
+        assert first.answered and second.answered
+        game = await t.game()
+        assert game.top_card.text == "r7" and len(game.hands[t.uid(anya)]) == 2
+        assert await t.version() == before + 1  # one move
+        stale = RENDERER.t("ru", "error-stale")
+        assert stale not in hand.text and stale not in second.text
+        assert "play r7" not in hand_keys(hand)
+        t.assert_clean()
