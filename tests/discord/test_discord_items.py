@@ -64,3 +64,34 @@ async def test_a_double_click_is_one_move_and_no_stale_notice(
         assert stale not in hand.text and stale not in second.text
         assert "play r7" not in hand_keys(hand)
         t.assert_clean()
+
+
+@pytest.mark.parametrize("switch", ["dm_hands", "turn_ping"])
+async def test_a_slow_personal_switch_updates_the_panel_clicked(
+    make_table: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, switch: str
+) -> None:
+    """The flip outlasts `defer_after`: the answer is deferred as an update of the panel, never
+    a second panel."""
+    async with make_table(defer_after=0.05) as t:
+        anya = t.users[0]
+        slowed = asyncio.Event()
+        real = t.service.toggle_personal
+
+        async def slow(*args: Any, **kwargs: Any) -> bool:
+            await asyncio.sleep(0.15)
+            slowed.set()
+            return await real(*args, **kwargs)
+
+        monkeypatch.setattr(t.service, "toggle_personal", slow)
+        panel = (await t.slash(anya, "settings")).original
+        assert panel is not None
+        handle = await t.select(anya, panel, "s:toggle", switch)
+        assert slowed.is_set() and handle.callback_type == 6  # deferred as an update
+        assert handle.messages == [panel] and handle.followups == []
+        on = RENDERER.t("ru", "dc-opt-state", value=RENDERER.t("ru", "value-on"))
+        toggles = panel.find(custom_id="s:toggle")
+        assert toggles is not None
+        (option,) = [o for o in toggles["options"] if o["value"] == switch]
+        assert option["description"] == on
+        assert len(t.fake.ephemeral_for(anya)) == 1  # one panel
+        t.assert_clean()
