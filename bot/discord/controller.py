@@ -41,7 +41,7 @@ from bot import chat_keys, notes, steps
 from bot.buttons import HandKey
 from bot.discord import layout
 from bot.discord.mentions import invitation, with_mentions
-from bot.discord.reply import DEFER_AFTER, LiveHand, Reply, chunks, fit
+from bot.discord.reply import DEFER_AFTER, MAX_CONTENT, LiveHand, Reply, chunks, fit
 from bot.i18n import COMMANDS, Arg, normalize_lang
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User, public_event
@@ -56,9 +56,18 @@ DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's h
 TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
 TURN_PING = layout.TURN_PING  # a member's own switch: notify me when my turn begins
 NO_GAME = Notice("error-no-game")
+# Ten players with 32-character names overflow a message: names are cut until the table fits.
+NAME_LIMITS: tuple[int | None, ...] = (None, 20, 12, 8)
 MAX_CHOICES = 25  # Discord's limit of autocomplete choices
 MAX_CHOICE_NAME = 100  # and of a choice's name
 _COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
+
+
+def shorten(names: Mapping[str, str], limit: int | None) -> Mapping[str, str]:
+    """Names cut to `limit` characters (None: whole), so that a full table fits one message."""
+    if limit is None:
+        return names
+    return {k: v if len(v) <= limit else v[: limit - 1] + "…" for k, v in names.items()}
 
 
 def chat_key(channel_id: int | None) -> str:
@@ -119,7 +128,12 @@ class Controller:
         return self.localize(lang, self.r.t(lang, key, **args))
 
     def notice(self, lang: str, notice: Notice) -> str:
-        return self.localize(lang, self.r.notice(lang, notice))
+        """A service notice; its text arguments are names (`/join`'s "X joined"), escaped."""
+        args = {
+            k: discord.utils.escape_markdown(v) if isinstance(v, str) else v
+            for k, v in notice.args.items()
+        }
+        return self.localize(lang, self.r.notice(lang, Notice(notice.key, args)))
 
     @staticmethod
     def names(names: Mapping[str, str]) -> dict[str, str]:
@@ -153,8 +167,11 @@ class Controller:
         self, table: TableView, names: Mapping[str, str]
     ) -> tuple[str, ui.View | None]:
         """The table's text (a rematch lobby's invited people as mentions) and its buttons."""
-        marked = self.r.table_marked(table, self.names(names))
-        text = self.localize(table.lang, with_mentions(marked))
+        for limit in NAME_LIMITS:
+            marked = self.r.table_marked(table, self.names(shorten(names, limit)))
+            text = self.localize(table.lang, with_mentions(marked))
+            if len(text) <= MAX_CONTENT:
+                break
         return fit(text), layout.table_view(table, self.r)
 
     def hand_message(

@@ -4,12 +4,16 @@ click, long names at a full table."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
+from core.game import Game
+from core.rules import Rules
 from tests.discord.test_discord_bot import RENDERER, hand_button, hand_keys, table_factory
 
 
@@ -94,4 +98,43 @@ async def test_a_slow_personal_switch_updates_the_panel_clicked(
         (option,) = [o for o in toggles["options"] if o["value"] == switch]
         assert option["description"] == on
         assert len(t.fake.ephemeral_for(anya)) == 1  # one panel
+        t.assert_clean()
+
+
+LONG_NAMES = [f"*{i}*_Игрок_с_очень_длинным_ником_{i}"[:32].ljust(32, "x") for i in range(10)]
+
+
+async def test_ten_long_names_fit_the_table_and_join_escapes_them(
+    make_table: Callable[..., Any],
+) -> None:
+    async with make_table() as t:
+        players = [t.fake.add_user(name, guild=t.world.guild) for name in LONG_NAMES]
+        assert all(len(p.name) == 32 for p in players)
+        first, second, *rest = players
+        table = await t.lobby(first, second)
+        for user in rest:
+            joined = await t.slash(user, "join")
+            # The reply names them with markdown escaped: shown as typed, not in italics.
+            assert discord.utils.escape_markdown(user.name) in joined.text
+        await t.click(first, table, label=RENDERER.t(t.lang, "btn-start"))
+        ids = [t.uid(p) for p in players]
+        hands = ["r5"] + ["wild4 wild4 wild wild4 wild"] * 9
+        await t.install(
+            Game.from_position(
+                players=ids,
+                hands=dict(zip(ids, hands, strict=True)),
+                discard="r1",
+                draw="y3 y4 y5 y6 y7 y8",
+                rules=dataclasses.replace(Rules.preset("classic"), target=100),
+                current=ids[0],
+            )
+        )
+        await t.press(first, await t.my_cards(first), "play r5")
+        rec = await t.storage.get_game(1)
+        assert rec is not None and rec.status == "finished"
+        assert len(table.content) <= 2000 and not table.content.endswith("…")
+        # Names are cut, every score is there: the winner's, and the last player's at the end.
+        assert LONG_NAMES[0] not in table.content
+        tail = table.content.rstrip().split(",")[-1]
+        assert "\\*9\\*" in tail and tail.endswith("0 очков"), tail
         t.assert_clean()
