@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -137,4 +138,41 @@ async def test_ten_long_names_fit_the_table_and_join_escapes_them(
         assert LONG_NAMES[0] not in table.content
         tail = table.content.rstrip().split(",")[-1]
         assert "\\*9\\*" in tail and tail.endswith("0 очков"), tail
+        t.assert_clean()
+
+
+@pytest.mark.parametrize("command", ["stats", "rules", "help", "settings"])
+async def test_a_read_answers_in_time_while_another_channels_write_hangs(
+    make_table: Callable[..., Any], command: str
+) -> None:
+    """A write holds the storage's writer (blocked until the read was answered); a read-only
+    command in another channel answers within Discord's 3 s, a simulated 0.6 s round trip per
+    request counted. Had reads queued behind writes, it would wait for the gate and miss it."""
+    async with make_table() as t:
+        anya = t.users[0]
+        await t.slash(anya, "stats")  # the chat is known: later reads need no write
+        other = t.fake.add_text_channel(t.world.guild, "uno-2")
+        await t.fake.slash(t.bot, anya, "stats", channel=other)
+        gate = threading.Event()
+        holding = threading.Event()
+
+        def hang(conn: Any) -> None:
+            holding.set()
+            gate.wait(30)
+
+        write = asyncio.ensure_future(t.storage._write(hang))
+        await asyncio.to_thread(holding.wait, 30)
+        assert holding.is_set()
+        t.fake.latency = 0.6
+        try:
+            handle = await t.fake.slash(t.bot, anya, command, channel=other)
+            assert not write.done()  # the write still hung while the read was answered
+            # Answered with its content at once: no deferral ("thinking...") was needed.
+            assert handle.callback_type == 4 and not handle.rejected_callbacks
+            assert handle.answered_within(3.0), handle.response_time
+            assert handle.simulated_delay >= 0.85  # the network was counted
+        finally:
+            t.fake.latency = 0.0
+            gate.set()
+            await write
         t.assert_clean()
