@@ -303,6 +303,29 @@ class Controller:
             await self._safely(self.drop_prompts(out.table.game_id), "delete turn prompts")
             self.forget(out.table.game_id)
 
+    async def show_open_games(self) -> None:
+        """On start: every running game of a Discord channel is shown again from the stored
+        state, so nothing waits for a timer: its table re-edited, and whoever's turn it is
+        told (their DM hand edited, or the turn prompt: no ephemeral survives a restart)."""
+        for rec in await self.service.running_games():
+            if channel_of(rec.chat_key) is not None:
+                await self._safely(self.show_again(rec.chat_key), f"show game {rec.id} again")
+
+    async def show_again(self, key: str) -> None:
+        out = await self.service.table(key)
+        table = out.table
+        if table is None or table.status != "running":
+            return
+        hands: dict[str, HandView] = {}
+        for player in dict.fromkeys(p for p in (table.current, table.pending_target) if p):
+            if is_bot(player):
+                continue
+            user = User(player, out.names.get(player, player))
+            hand = (await self.service.hand(user, chat_key=key)).hands.get(player)
+            if hand is not None:
+                hands[player] = hand
+        await self.publish(dataclasses.replace(out, hands=hands), announce=False)
+
     async def announce(self, out: Outcome, reply: Reply | None) -> None:
         """The public results; without the right to post (403 50013) they are not lost: the
         person who acted gets them privately (with the rematch button), the creator by DM."""

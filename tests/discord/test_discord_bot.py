@@ -211,7 +211,14 @@ class Table:
 
     async def restart(self) -> None:
         """A new process: the old bot stops, a new service opens the same database."""
+        await self.shutdown_for_restart()
+        await self.boot_after_restart()
+
+    async def shutdown_for_restart(self) -> None:
+        """The old process stops (the storage stays open: a test may change it meanwhile)."""
         await self.fake.shutdown(self.bot)
+
+    async def boot_after_restart(self) -> None:
         await self.storage.close()
         self.storage = await Storage.open(self.db_path, clock=self.clock)
         self.service = UnoService(self.storage, clock=self.clock, bot_delay=2.0, seed=lambda: 4242)

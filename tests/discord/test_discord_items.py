@@ -85,7 +85,8 @@ async def test_a_slow_personal_switch_updates_the_panel_clicked(
         async def slow(*args: Any, **kwargs: Any) -> bool:
             await asyncio.sleep(0.15)
             slowed.set()
-            return await real(*args, **kwargs)
+            flipped: bool = await real(*args, **kwargs)
+            return flipped
 
         monkeypatch.setattr(t.service, "toggle_personal", slow)
         panel = (await t.slash(anya, "settings")).original

@@ -141,3 +141,33 @@ async def test_by_dm_a_turn_that_begins_is_a_new_dm_for_who_asked(
         assert [m for m in t.fake.dm_messages(borya) if not m.deleted] == [borya_dm]
         assert prompts(t, anya) == prompts(t, borya) == []
         t.assert_clean()
+
+
+async def test_on_start_every_open_game_is_shown_again(make_table: Callable[..., Any]) -> None:
+    """The stored state moved on while no bot ran (here: installed behind its back); the
+    restarted bot edits the table and tells whoever's turn it is, before anyone presses."""
+    async with make_table() as t:
+        anya, borya, vika, _ = t.users
+        panel = (await t.slash(borya, "settings")).original
+        assert panel is not None
+        await t.select(borya, panel, "s:toggle", "dm_hands")
+        table = await t.started(anya, borya, vika)
+        table_click = RENDERER.t(t.lang, "btn-my-cards")
+        await t.click(borya, table, label=table_click)  # his DM hand
+        (borya_dm,) = [m for m in t.fake.dm_messages(borya) if not m.deleted]
+        await t.shutdown_for_restart()
+        await t.install(
+            t.position({borya: "b5 r2 y2", anya: "r5 r7 g2", vika: "g9 g8 g7"}, current=None)
+        )
+        turn = RENDERER.t(t.lang, "table-turn", name="Боря")
+        assert turn not in table.content
+        edits = len(table.versions)
+        await t.boot_after_restart()
+        assert len(table.versions) > edits and turn in table.content  # re-edited, current
+        # Borya's turn, his hand by DM: the DM shows the stored hand, buttons and all.
+        assert "play r2" in hand_keys(borya_dm)
+        await t.press(borya, borya_dm, "play r2")
+        # Anya's turn next: no ephemeral of hers is live, so the channel names her.
+        assert len(prompts(t, anya)) == 1
+        assert (await t.game()).current_player == t.uid(anya)
+        t.assert_clean()
