@@ -173,7 +173,7 @@ async def test_kick_and_kill_need_the_creator_or_an_admin(make_table: Callable[.
         await t.started(anya, borya, vika)
         refused = await t.slash(borya, "kick", {"player": vika})
         assert refused.ephemeral and RENDERER.t("ru", "error-not-allowed") in refused.text
-        kicked = await t.slash(anya, "выгнать", {"игрок": vika})
+        kicked = await t.slash(anya, "исключить", {"игрок": vika})
         assert not kicked.ephemeral
         assert t.uid(vika) not in (await t.game()).hands
         assert RENDERER.t("ru", "error-not-allowed") not in kicked.text

@@ -16,8 +16,8 @@ from tests.discord.fake_discord import ADMINISTRATOR, DEFAULT_MEMBER_PERMISSIONS
 from tests.discord.test_discord_bot import RENDERER, ROBOT, Table, table_factory
 
 NAMES = {  # the command and its options as a client in that language shows them
-    "ru": ("выгнать", "игрок", "место"),
-    "uk": ("вигнати", "гравець", "місце"),
+    "ru": ("исключить", "игрок", "место"),
+    "uk": ("виключити", "гравець", "місце"),
 }
 
 
