@@ -298,7 +298,7 @@ class Controller:
         if announce:
             await self._safely(self.announce(out, reply), "announce")
         delivered = await self.push_hands(out, skip)
-        await self._safely(self.tell_turns(out, delivered | set(skip)), "tell whose turn it is")
+        await self._safely(self.tell_turns(out, delivered, skip), "tell whose turn it is")
         if out.table is not None and out.table.status not in ("lobby", "running"):
             await self._safely(self.drop_prompts(out.table.game_id), "delete turn prompts")
             self.forget(out.table.game_id)
@@ -463,11 +463,14 @@ class Controller:
         self._turns.add(slot)
         return True
 
-    async def tell_turns(self, out: Outcome, delivered: Collection[str]) -> None:
+    async def tell_turns(
+        self, out: Outcome, delivered: Collection[str], acted: Collection[str] = ()
+    ) -> None:
         """Whoever's turn begins gets told in the channel, a mention with "my cards", when they
         asked for it (a ping) or when their hand could not be brought up to date (after a
         restart, or an ephemeral past its token's life: no ping unless asked). The message is
-        deleted when their turn ends. By DM, the ping was the new DM itself (`push_hands`)."""
+        deleted when their turn ends. By DM, the ping was the new DM itself (`push_hands`).
+        Whoever `acted` is looking at their hand: never told."""
         for player, hand in out.hands.items():
             if is_bot(player):
                 continue
@@ -476,8 +479,8 @@ class Controller:
                 self._turns.discard((hand.game_id, player))
                 await self.drop_prompt(hand.game_id, player)
                 continue
-            if await self.ref(hand.game_id, TURN_REF + player):
-                continue  # already told
+            if player in acted or await self.ref(hand.game_id, TURN_REF + player):
+                continue  # looking at their hand, or already told
             by_dm = await self.by_dm(hand)
             ping = await self.wants_ping(player)
             if player in delivered and (by_dm or not ping):
