@@ -416,8 +416,14 @@ def pick(keys: list[str]) -> str | None:
     return None
 
 
-async def test_a_whole_round_by_three_players(make_table: Callable[..., Any]) -> None:
+# A round trip to Discord of 0.45 s (simulated, see FakeDiscord.latency): every interaction of
+# a whole round is still answered within Discord's 3 s (`assert_clean`).
+@pytest.mark.parametrize("latency", [0.0, 0.45])
+async def test_a_whole_round_by_three_players(
+    make_table: Callable[..., Any], latency: float
+) -> None:
     async with make_table() as t:
+        t.fake.latency = latency
         players = t.users[:3]
         table = await t.started(*players)
         hands = {u.id: await t.my_cards(u) for u in players}
