@@ -793,7 +793,19 @@ class Controller:
                 await reply.send(self.notice(lang, out.error or Notice("error-no-game")))
                 return
             await reply.remove_view()
-            await self.show_table(out.table, out.names, mentions=invitation(out.table))
+            table, mentions = out.table, invitation(out.table)
+            try:
+                await self.show_table(table, out.names, mentions=mentions)
+            except discord.Forbidden as exc:
+                if exc.code != 50013:
+                    raise
+                # No right to post: the lobby goes out as this interaction's public followup,
+                # which needs none.
+                content, view = self.table_message(table, out.names)
+                message_id = await reply.send(content, view=view, public=True, mentions=mentions)
+                if message_id:
+                    await self.put_ref(table.game_id, TABLE_REF, str(message_id))
+                    self._shown[key] = (table.game_id, table.version)
 
         await self._answer(interaction, handle)
 

@@ -71,4 +71,11 @@ async def test_results_reach_the_actor_and_the_creator(
         if target == 500:
             assert (await t.game()).round_no == 2
             assert "2" in table.text.split("\n")[0]
+        else:
+            # The rematch button of her private copy opens the lobby as a public followup.
+            pressed = await t.click(anya, told, "r:1")
+            (lobby,) = [m for m in pressed.followups if m.is_public]
+            assert RENDERER.t(t.lang, "lobby-title") in lobby.content
+            assert await t.table_message() is lobby
+            assert t.fake.buttons(told) == []
         t.assert_clean()
