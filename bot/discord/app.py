@@ -54,6 +54,7 @@ class UnoBot(commands.Bot):
         await self.tree.set_translator(FluentTranslator(self.uno.r.i18n))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(UnoCog(self.uno))
+        await self.uno.show_open_games()  # before the timers: a restart shows its games first
         if self._timers:
             self.timers.start()
         if self._sync_commands:

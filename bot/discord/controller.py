@@ -26,6 +26,7 @@ What goes where:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import re
@@ -40,7 +41,7 @@ from bot import chat_keys, notes, steps
 from bot.buttons import HandKey
 from bot.discord import layout
 from bot.discord.mentions import invitation, with_mentions
-from bot.discord.reply import DEFER_AFTER, LiveHand, Reply, chunks, fit
+from bot.discord.reply import DEFER_AFTER, MAX_CONTENT, LiveHand, Reply, chunks, fit
 from bot.i18n import COMMANDS, Arg, normalize_lang
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User, public_event
@@ -52,9 +53,21 @@ log = logging.getLogger(__name__)
 PREFIX = chat_keys.prefix(chat_keys.DISCORD)
 TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
+TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
+TURN_PING = layout.TURN_PING  # a member's own switch: notify me when my turn begins
+NO_GAME = Notice("error-no-game")
+# Ten players with 32-character names overflow a message: names are cut until the table fits.
+NAME_LIMITS: tuple[int | None, ...] = (None, 20, 12, 8)
 MAX_CHOICES = 25  # Discord's limit of autocomplete choices
 MAX_CHOICE_NAME = 100  # and of a choice's name
 _COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
+
+
+def shorten(names: Mapping[str, str], limit: int | None) -> Mapping[str, str]:
+    """Names cut to `limit` characters (None: whole), so that a full table fits one message."""
+    if limit is None:
+        return names
+    return {k: v if len(v) <= limit else v[: limit - 1] + "…" for k, v in names.items()}
 
 
 def chat_key(channel_id: int | None) -> str:
@@ -102,6 +115,8 @@ class Controller:
         self._refs: dict[int, dict[str, str | None]] = {}  # game -> the refs read or written
         self._by_dm: dict[tuple[int, str], bool] = {}  # (game, player) -> the hand goes by DM
         self._chats: dict[int, str] = {}  # game -> its chat, for games shown here
+        self._turns: set[tuple[int, str]] = set()  # (game, player) told that their turn began
+        self._moved: dict[tuple[int, str], tuple[int, str]] = {}  # (game, player) -> last move
 
     # ------------------------------------------------------------------ words
 
@@ -113,7 +128,12 @@ class Controller:
         return self.localize(lang, self.r.t(lang, key, **args))
 
     def notice(self, lang: str, notice: Notice) -> str:
-        return self.localize(lang, self.r.notice(lang, notice))
+        """A service notice; its text arguments are names (`/join`'s "X joined"), escaped."""
+        args = {
+            k: discord.utils.escape_markdown(v) if isinstance(v, str) else v
+            for k, v in notice.args.items()
+        }
+        return self.localize(lang, self.r.notice(lang, Notice(notice.key, args)))
 
     @staticmethod
     def names(names: Mapping[str, str]) -> dict[str, str]:
@@ -147,8 +167,11 @@ class Controller:
         self, table: TableView, names: Mapping[str, str]
     ) -> tuple[str, ui.View | None]:
         """The table's text (a rematch lobby's invited people as mentions) and its buttons."""
-        marked = self.r.table_marked(table, self.names(names))
-        text = self.localize(table.lang, with_mentions(marked))
+        for limit in NAME_LIMITS:
+            marked = self.r.table_marked(table, self.names(shorten(names, limit)))
+            text = self.localize(table.lang, with_mentions(marked))
+            if len(text) <= MAX_CONTENT:
+                break
         return fit(text), layout.table_view(table, self.r)
 
     def hand_message(
@@ -170,9 +193,17 @@ class Controller:
             return None
         return layout.rematch_view(out.table.game_id, out.lang, self.r)
 
-    def settings_message(self, lang: str, settings: ChatSettings) -> tuple[str, ui.View | None]:
+    def settings_message(
+        self, lang: str, settings: ChatSettings, *, ping: bool = False
+    ) -> tuple[str, ui.View | None]:
         text = self.r.settings(lang, settings) + "\n\n" + self.r.t(lang, "dc-settings-hint")
-        return fit(self.localize(lang, text)), layout.settings_view(lang, settings, self.r)
+        view = layout.settings_view(lang, settings, self.r, ping=ping)
+        return fit(self.localize(lang, text)), view
+
+    async def panel(self, lang: str, key: str, player: str) -> tuple[str, ui.View | None]:
+        """The settings panel as `player` sees it (their own switches included)."""
+        settings = await self.panel_settings(key, player)
+        return self.settings_message(lang, settings, ping=await self.wants_ping(player))
 
     async def wants_dm(self, player: str, settings: ChatSettings) -> bool:
         """Whether `player` gets their hand by DM: their own choice, else the channel's default."""
@@ -256,18 +287,76 @@ class Controller:
         table: bool = True,
         announce: bool = True,
         skip: Collection[str] = (),
+        reply: Reply | None = None,
     ) -> None:
-        """Show an outcome: the table, the public results, every changed hand (not `skip`)."""
+        """Show an outcome: the table, the public results, every changed hand (not `skip`).
+
+        `reply`: the interaction that caused it, told privately if the results cannot be posted.
+        """
         if out.table is not None and table:
             await self._safely(self.show_table(out.table, out.names), "edit the table")
         if announce:
-            texts = self.announcements(out)
-            if texts:
-                view = self.result_view(out)
-                await self._safely(self.post(out.chat_key, "\n".join(texts), view=view), "announce")
-        await self.push_hands(out, skip)
+            await self._safely(self.announce(out, reply), "announce")
+        delivered = await self.push_hands(out, skip)
+        await self._safely(self.tell_turns(out, delivered, skip), "tell whose turn it is")
         if out.table is not None and out.table.status not in ("lobby", "running"):
+            await self._safely(self.drop_prompts(out.table.game_id), "delete turn prompts")
             self.forget(out.table.game_id)
+
+    async def show_open_games(self) -> None:
+        """On start: every running game of a Discord channel is shown again from the stored
+        state, so nothing waits for a timer: its table re-edited, and whoever's turn it is
+        told (their DM hand edited, or the turn prompt: no ephemeral survives a restart)."""
+        for rec in await self.service.running_games():
+            if channel_of(rec.chat_key) is not None:
+                await self._safely(self.show_again(rec.chat_key), f"show game {rec.id} again")
+
+    async def show_again(self, key: str) -> None:
+        out = await self.service.table(key)
+        table = out.table
+        if table is None or table.status != "running":
+            return
+        hands: dict[str, HandView] = {}
+        for player in dict.fromkeys(p for p in (table.current, table.pending_target) if p):
+            if is_bot(player):
+                continue
+            user = User(player, out.names.get(player, player))
+            hand = (await self.service.hand(user, chat_key=key)).hands.get(player)
+            if hand is not None:
+                hands[player] = hand
+        await self.publish(dataclasses.replace(out, hands=hands), announce=False)
+
+    async def announce(self, out: Outcome, reply: Reply | None) -> None:
+        """The public results; without the right to post (403 50013) they are not lost: the
+        person who acted gets them privately (with the rematch button), the creator by DM."""
+        texts = self.announcements(out)
+        if not texts:
+            return
+        text, view = "\n".join(texts), self.result_view(out)
+        try:
+            await self.post(out.chat_key, text, view=view)
+        except discord.Forbidden as exc:
+            if exc.code != 50013:
+                raise
+            log.info("no right to post in %s: results told privately", out.chat_key)
+            actor = None
+            if reply is not None:
+                actor = str(reply.interaction.user.id)
+                notice = self.t(out.lang, "dc-no-access")
+                await reply.send_long(notice + "\n\n" + text, view=view)
+            creator = out.table.creator if out.table is not None else None
+            if creator is not None and creator != actor and not is_bot(creator):
+                await self.tell_creator(out, creator, text)
+
+    async def tell_creator(self, out: Outcome, creator: str, text: str) -> None:
+        channel = f"<#{channel_of(out.chat_key)}>"
+        notice = self.t(out.lang, "dc-no-access-creator", mention=f"<@{creator}>", channel=channel)
+        try:
+            dm = await self.client.create_dm(discord.Object(int(creator)))
+            for part in chunks(notice + "\n\n" + text):
+                await dm.send(part)
+        except discord.Forbidden as exc:
+            log.info("creator %s not told of the missing right (%s)", creator, exc.code)
 
     async def publish_timed(self, out: Outcome) -> None:
         """A timer's outcome (a computer player moved, a turn timed out)."""
@@ -338,32 +427,112 @@ class Controller:
         for i, part in enumerate(parts, 1):
             await channel.send(part, **_extras(view if i == len(parts) else None, mentions))
 
-    async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> None:
-        """Bring every changed hand up to date: by DM, or in the player's live ephemeral."""
+    async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> set[str]:
+        """Bring every changed hand up to date: by DM, or in the player's live ephemeral.
+        Returns the players whose hand now shows the truth."""
+        delivered: set[str] = set()
         for player, hand in out.hands.items():
             if player in skip or is_bot(player):
                 continue
             private = self.private_notes(out, player, hand.colorblind)
             try:
-                if await self.by_dm(hand) and await self.dm_hand(hand, out.names, private):
-                    continue
-                await self.refresh_live(hand, out.names, private)
+                if await self.by_dm(hand):
+                    anew = self.turn_begins(hand) and await self.wants_ping(player)
+                    if await self.dm_hand(hand, out.names, private, anew=anew):
+                        delivered.add(player)
+                        continue
+                if await self.refresh_live(hand, out.names, private):
+                    delivered.add(player)
             except Exception:
                 log.exception("could not update the hand of %s", player)
+        return delivered
+
+    async def wants_ping(self, player: str) -> bool:
+        """Whether `player` asked to be notified when their turn begins (off unless chosen)."""
+        return bool((await self.service.personal(f"dc:{player}")).get(TURN_PING))
+
+    def turn_begins(self, hand: HandView) -> bool:
+        """Whether `hand` starts its player's turn (not yet told); ends a told turn otherwise."""
+        slot = (hand.game_id, hand.player)
+        acting = hand.is_turn and hand.status == "running" and not hand.left
+        if not acting:
+            self._turns.discard(slot)
+            return False
+        if slot in self._turns:
+            return False
+        self._turns.add(slot)
+        return True
+
+    async def tell_turns(
+        self, out: Outcome, delivered: Collection[str], acted: Collection[str] = ()
+    ) -> None:
+        """Whoever's turn begins gets told in the channel, a mention with "my cards", when they
+        asked for it (a ping) or when their hand could not be brought up to date (after a
+        restart, or an ephemeral past its token's life: no ping unless asked). The message is
+        deleted when their turn ends. By DM, the ping was the new DM itself (`push_hands`).
+        Whoever `acted` is looking at their hand: never told."""
+        for player, hand in out.hands.items():
+            if is_bot(player):
+                continue
+            acting = hand.is_turn and hand.status == "running" and not hand.left
+            if not acting:
+                self._turns.discard((hand.game_id, player))
+                await self.drop_prompt(hand.game_id, player)
+                continue
+            if player in acted or await self.ref(hand.game_id, TURN_REF + player):
+                continue  # looking at their hand, or already told
+            by_dm = await self.by_dm(hand)
+            ping = await self.wants_ping(player)
+            if player in delivered and (by_dm or not ping):
+                continue
+            await self.post_prompt(hand, ping=ping)
+
+    async def post_prompt(self, hand: HandView, *, ping: bool) -> None:
+        channel_id = channel_of(hand.chat_key)
+        if channel_id is None:
+            return
+        text = self.t(hand.lang, "dc-turn-prompt", mention=f"<@{hand.player}>")
+        users = [discord.Object(int(hand.player))] if ping else []
+        mentions = discord.AllowedMentions(users=users, everyone=False, roles=False)
+        view = layout.my_cards_view(hand.game_id, hand.lang, self.r)
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            message = await channel.send(text, **_extras(view, mentions))
+        except discord.Forbidden as exc:
+            log.info("turn prompt for %s not posted (%s)", hand.player, exc.code)
+            return
+        await self.put_ref(hand.game_id, TURN_REF + hand.player, f"{channel_id}:{message.id}")
+
+    async def drop_prompt(self, game_id: int, player: str) -> None:
+        ref = await self.ref(game_id, TURN_REF + player)
+        if not ref:
+            return
+        await self.put_ref(game_id, TURN_REF + player, "")
+        channel_id, message_id = (int(x) for x in ref.split(":"))
+        channel = self.client.get_partial_messageable(channel_id)
+        with contextlib.suppress(discord.NotFound):
+            await channel.get_partial_message(message_id).delete()
+
+    async def drop_prompts(self, game_id: int) -> None:
+        """A game is over: no turn prompt of it stays."""
+        for key, value in (await self.service.refs.all(game_id)).items():
+            if key.startswith(TURN_REF) and value:
+                await self.drop_prompt(game_id, key[len(TURN_REF) :])
 
     async def refresh_live(
         self, hand: HandView, names: Mapping[str, str], notes: Collection[str] = ()
-    ) -> None:
-        """Edit the player's ephemeral hand, only while its token is safely alive."""
+    ) -> bool:
+        """Edit the player's ephemeral hand, only while its token is safely alive; whether it
+        shows this hand (or a newer one) now."""
         slot = (hand.game_id, hand.player)
         live = self._live.get(slot)
         if live is None:
-            return
+            return False
         if not live.fresh():
             self._live.pop(slot, None)
-            return
+            return False
         if hand.version < live.version:
-            return  # it already shows a newer hand
+            return True  # it already shows a newer hand
         live.version = hand.version
         content, view = self.hand_message(hand, names, notes)
         try:
@@ -372,6 +541,8 @@ class Controller:
             log.info("ephemeral hand of %s not updated (%s)", hand.player, exc.code)
             if self._live.get(slot) is live:
                 del self._live[slot]
+            return False
+        return True
 
     def remember(self, hand: HandView, live: LiveHand) -> None:
         """Keep `live` (just sent, showing `hand`) up to date while its token lasts."""
@@ -386,6 +557,9 @@ class Controller:
             del self._dm_shown[slot]
         for slot in [s for s in self._by_dm if s[0] == game_id]:
             del self._by_dm[slot]
+        self._turns = {s for s in self._turns if s[0] != game_id}
+        for slot in [s for s in self._moved if s[0] == game_id]:
+            del self._moved[slot]
         self._refs.pop(game_id, None)
         self._chats.pop(game_id, None)
 
@@ -401,14 +575,24 @@ class Controller:
         self._refs.setdefault(game_id, {})[key] = value
 
     async def dm_hand(
-        self, hand: HandView, names: Mapping[str, str], notes: Collection[str] = ()
+        self,
+        hand: HandView,
+        names: Mapping[str, str],
+        notes: Collection[str] = (),
+        *,
+        anew: bool = False,
     ) -> bool:
-        """The player's hand as a direct message, edited in place; False if DMs are closed."""
+        """The player's hand as a direct message, edited in place; False if DMs are closed.
+
+        `anew`: their turn begins and they want to be notified: the old message is deleted and
+        the hand sent as a new one (an edit notifies nobody)."""
         ref_key = DM_REF + hand.player
         channel_id = channel_of(hand.chat_key)
         header = self.t(hand.lang, "dc-dm-header", channel=f"<#{channel_id}>")
         content, view = self.hand_message(hand, names, notes, header=header)
         slot = (hand.game_id, hand.player)
+        if not hand.is_turn:
+            self._turns.discard(slot)  # the next turn that begins is news again
         if hand.version < self._dm_shown.get(slot, -1):
             return True  # the DM already shows a newer hand
         ref = await self.ref(hand.game_id, ref_key)
@@ -417,9 +601,12 @@ class Controller:
                 dm_id, message_id = (int(x) for x in ref.split(":"))
                 dm = self.client.get_partial_messageable(dm_id, type=discord.ChannelType.private)
                 try:
-                    await dm.get_partial_message(message_id).edit(content=content, view=view)
-                    self._dm_shown[slot] = hand.version
-                    return True
+                    if anew:
+                        await dm.get_partial_message(message_id).delete()
+                    else:
+                        await dm.get_partial_message(message_id).edit(content=content, view=view)
+                        self._dm_shown[slot] = hand.version
+                        return True
                 except discord.NotFound:
                     pass
             if hand.status != "running" or hand.left:
@@ -467,16 +654,40 @@ class Controller:
     async def on_hand(self, interaction: discord.Interaction[Any], key: HandKey) -> None:
         """A hand button or the card menu (`bot.steps.press`): a move, a step, a page, back."""
 
+        if not self.is_private(interaction):
+            await self.on_unknown_component(interaction)
+            return
+
         async def handle(reply: Reply) -> None:
             user = self.user(interaction)
             work = steps.press(self.service, user, key, chat_key=self._chats.get(key.game))
             pressed = await reply.run(work, update=True)
+            if pressed.hand is None and (pressed.error or pressed.out.error) == NO_GAME:
+                # The button's game is over (a new one may run here): the button is stale.
+                await reply.send(self.t(pressed.out.lang, "dc-stale-component"))
+                return
+            slot = (key.game, user.id)
+            if pressed.moved and pressed.out.error is None:
+                self._moved[slot] = (key.version, key.act)
+            elif pressed.moved and self._moved.get(slot) == (key.version, key.act):
+                # The same button again (a double click): that move counted; the hand as it is.
+                pressed = dataclasses.replace(pressed, moved=False, error=None)
             if pressed.moved:
                 await self._after_move(reply, user, pressed.out, from_hand=True)
             else:
                 await self._show_hand_step(reply, pressed)
 
         await self._answer(interaction, handle)
+
+    @staticmethod
+    def is_private(interaction: discord.Interaction[Any]) -> bool:
+        """Whether the pressed component sits on a message only its presser sees (an ephemeral
+        or a DM): the only place a hand's buttons are honoured. Replayed on the public table,
+        a hand button would otherwise put that hand on the table for everyone."""
+        message = interaction.message
+        if message is None:
+            return False
+        return interaction.guild_id is None or message.flags.ephemeral
 
     async def _show_hand_step(self, reply: Reply, pressed: steps.Press) -> None:
         out, hand = pressed.out, pressed.hand
@@ -523,7 +734,7 @@ class Controller:
                     skip.add(user.id)
             else:
                 await reply.update("\n\n".join(private) or self.t(lang, "hand-left"), None)
-            await self.publish(out, skip=skip)
+            await self.publish(out, skip=skip, reply=reply)
             return
         # A slash command (/uno, /challenge): the result is public, private details are not.
         lines = self.public_lines(out)
@@ -564,7 +775,7 @@ class Controller:
             if out.table is not None:
                 await self.show_table(out.table, out.names, reply=reply)
             await reply.defer(update=True)  # a no-op when the table was the answer
-            await self.publish(out, table=False)
+            await self.publish(out, table=False, reply=reply)
 
         await self._answer(interaction, handle)
 
@@ -582,7 +793,19 @@ class Controller:
                 await reply.send(self.notice(lang, out.error or Notice("error-no-game")))
                 return
             await reply.remove_view()
-            await self.show_table(out.table, out.names, mentions=invitation(out.table))
+            table, mentions = out.table, invitation(out.table)
+            try:
+                await self.show_table(table, out.names, mentions=mentions)
+            except discord.Forbidden as exc:
+                if exc.code != 50013:
+                    raise
+                # No right to post: the lobby goes out as this interaction's public followup,
+                # which needs none.
+                content, view = self.table_message(table, out.names)
+                message_id = await reply.send(content, view=view, public=True, mentions=mentions)
+                if message_id:
+                    await self.put_ref(table.game_id, TABLE_REF, str(message_id))
+                    self._shown[key] = (table.game_id, table.version)
 
         await self._answer(interaction, handle)
 
@@ -593,16 +816,18 @@ class Controller:
             key = chat_key(interaction.channel_id)
             user = self.user(interaction)
             setting = value if menu == "toggle" else menu
-            if setting == "dm_hands":
-                # A personal choice: every member decides where their own hand goes. The flip
-                # happens in the service, under a lock, so two quick presses are two flips.
-                default = (await self.service.settings(key)).dm_hands
+            if setting in ("dm_hands", TURN_PING):
+                # A personal choice: every member decides where their own hand goes and whether
+                # their turn pings them. The flip happens in the service, under a lock, so two
+                # quick presses are two flips.
+                default = setting == "dm_hands" and (await self.service.settings(key)).dm_hands
                 await reply.run(
-                    self.service.toggle_personal(f"dc:{user.id}", "dm_hands", default=default)
+                    self.service.toggle_personal(f"dc:{user.id}", setting, default=default),
+                    update=True,
                 )
                 self.settings_changed(user.id)
                 lang = await self.lang(key, interaction)
-                content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
+                content, view = await self.panel(lang, key, user.id)
                 await reply.update(content, view)
                 return
             admin = self.is_admin(interaction)
@@ -617,7 +842,7 @@ class Controller:
             if out.error is None:
                 self.settings_changed()
             lang = await self.lang(key, interaction)
-            content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
+            content, view = await self.panel(lang, key, user.id)
             if out.error is not None:
                 content = fit(self.notice(lang, out.error) + "\n\n" + content)
             await reply.update(content, view)
@@ -780,8 +1005,7 @@ class Controller:
         async def handle(reply: Reply) -> None:
             key = chat_key(interaction.channel_id)
             lang = await self.lang(key, interaction)
-            panel = await self.panel_settings(key, str(interaction.user.id))
-            content, view = self.settings_message(lang, panel)
+            content, view = await self.panel(lang, key, str(interaction.user.id))
             await reply.send(content, view=view)
 
         await self._answer(interaction, handle)

@@ -63,6 +63,7 @@ _ACTION_STYLE = {
 LANGS: tuple[str, ...] = ("ru", "uk")
 # The entries of the /settings "switch" menu: every two-valued setting, flipped by the service.
 TOGGLES: tuple[str, ...] = SWITCHES
+TURN_PING = "turn_ping"  # a member's own switch in that menu: mention me when my turn begins
 
 
 def _view(items: list[ui.Item[Any]]) -> ui.View | None:
@@ -96,11 +97,16 @@ def table_view(table: TableView, r: Renderer) -> ui.View | None:
             ]
         )
     if table.status == "running":
-        button = ui.Button[Any](
-            label=r.t(lang, "btn-my-cards"), custom_id=table_id(table.game_id), style=Style.primary
-        )
-        return _view([MyCardsButton(button, row=0)])
+        return my_cards_view(table.game_id, lang, r)
     return None
+
+
+def my_cards_view(game_id: int, lang: str, r: Renderer) -> ui.View | None:
+    """The "my cards" button: under the running table, and under a turn prompt."""
+    button = ui.Button[Any](
+        label=r.t(lang, "btn-my-cards"), custom_id=table_id(game_id), style=Style.primary
+    )
+    return _view([MyCardsButton(button, row=0)])
 
 
 def rematch_view(game_id: int, lang: str, r: Renderer) -> ui.View | None:
@@ -263,7 +269,10 @@ def toggle_label(lang: str, key: str, r: Renderer) -> str:
     return r.t(lang, "dc-opt-" + key.replace("_", "-"))
 
 
-def settings_view(lang: str, settings: ChatSettings, r: Renderer) -> ui.View | None:
+def settings_view(
+    lang: str, settings: ChatSettings, r: Renderer, *, ping: bool = False
+) -> ui.View | None:
+    """The /settings panel; `ping`: the member's own "mention me when my turn begins"."""
     rules = settings.rules()
     preset = _menu(
         "preset",
@@ -323,6 +332,15 @@ def settings_view(lang: str, settings: ChatSettings, r: Renderer) -> ui.View | N
                 description=toggle_state(lang, settings, key, r)[:100],
             )
             for key in TOGGLES
+        ]
+        + [
+            discord.SelectOption(
+                label=r.t(lang, "dc-opt-turn-ping")[:100],
+                value=TURN_PING,
+                description=r.t(
+                    lang, "dc-opt-state", value=r.t(lang, "value-on" if ping else "value-off")
+                )[:100],
+            )
         ],
         4,
     )

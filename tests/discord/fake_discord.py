@@ -85,6 +85,7 @@ MAX_EMBED_TOTAL = 6000
 
 TOKEN_LIFETIME = 15 * 60.0
 RESPONSE_DEADLINE = 3.0
+SEND_MESSAGES = 1 << 11  # permission bit
 
 VALID_LOCALES = frozenset(
     {
@@ -154,6 +155,7 @@ class FakeChannel:
     type: int = 0
     recipient_id: int | None = None
     position: int = 0
+    bot_can_send: bool = True  # the bot's Send Messages permission here (False: 403 50013)
 
     @property
     def is_dm(self) -> bool:
@@ -292,6 +294,8 @@ class InteractionHandle:
     payload: JSON = field(repr=False)
     created_at: float  # fake clock
     dispatched_at: float = 0.0  # time.monotonic()
+    simulated_at_dispatch: float = 0.0  # the fake's `simulated` network time then
+    simulated_delay: float = 0.0  # simulated network time until the callback arrived
     source_message_id: int | None = None  # component interactions: the clicked message
     callback: JSON | None = None
     callback_type: int | None = None
@@ -307,10 +311,11 @@ class InteractionHandle:
 
     @property
     def response_time(self) -> float | None:
-        """Real seconds between dispatch and the callback, ``None`` if never answered."""
+        """Seconds between the user's action and the callback reaching Discord: real time plus
+        the fake's simulated network delay (`FakeDiscord.latency`); ``None`` if never answered."""
         if self.answered_at is None:
             return None
-        return self.answered_at - self.dispatched_at
+        return self.answered_at - self.dispatched_at + self.simulated_delay
 
     def answered_within(self, seconds: float = RESPONSE_DEADLINE) -> bool:
         rt = self.response_time
@@ -394,6 +399,11 @@ class _ListHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+
+
+class ComponentRefused(AssertionError):
+    """Discord refuses a component interaction whose custom id is on no version of the message
+    it came from; the bot never sees it."""
 
 
 class ApiError(Exception):
@@ -525,8 +535,15 @@ class FakeDiscord:
         bot_name: str = "UnoBot",
         app_id: int | None = None,
         strict_deadline: bool = True,
+        latency: float = 0.0,
     ) -> None:
         self._offset = 0.0
+        # Simulated network round trip per request (seconds), never slept: every request adds
+        # it to `simulated`, and an interaction's response time counts the round trips made
+        # between its dispatch and its callback, plus the one-way trips of the interaction to
+        # the bot and of the callback back (one more round trip).
+        self.latency = latency
+        self.simulated = 0.0
         self._last_snowflake = 0
         self.app_id: int = app_id if app_id is not None else self.snowflake()
         self.bot_user = FakeUser(self.app_id, bot_name, locale="en-US", bot=True)
@@ -1022,6 +1039,7 @@ class FakeDiscord:
 
     async def _handle(self, request: web.Request) -> web.Response:
         self._inflight += 1
+        self.simulated += self.latency
         self._last_activity = time.monotonic()
         try:
             body, files = await self._read_body(request)
@@ -1286,7 +1304,10 @@ class FakeDiscord:
             raise ApiError(404, 10062, "Unknown interaction")
         if h.callback is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if self.strict_deadline and self.now() - h.created_at > RESPONSE_DEADLINE:
+        # this request's own round trip is counted already; add the interaction's way in
+        h.simulated_delay = self.simulated - h.simulated_at_dispatch + self.latency / 2
+        late = self.now() - h.created_at + h.simulated_delay > RESPONSE_DEADLINE
+        if self.strict_deadline and late:
             h.rejected_callbacks.append(call)
             raise ApiError(404, 10062, "Unknown interaction")
         if not isinstance(body, dict) or "type" not in body:
@@ -1466,6 +1487,8 @@ class FakeDiscord:
             assert channel.recipient_id is not None
             if self.users[channel.recipient_id].dm_closed:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
+        elif not channel.bot_can_send:
+            raise ApiError(403, 50013, "Missing Permissions")
         body = body if isinstance(body, dict) else {}
         self._validate_message(body, files=files)
         msg = self._create_message(channel.id, body, files)
@@ -1991,7 +2014,11 @@ class FakeDiscord:
             "channel_id": str(channel.id),
             "channel": self.channel_payload(channel),
             "locale": locale or user.locale,
-            "app_permissions": str(DEFAULT_APP_PERMISSIONS),
+            "app_permissions": str(
+                DEFAULT_APP_PERMISSIONS
+                if channel.bot_can_send
+                else DEFAULT_APP_PERMISSIONS & ~SEND_MESSAGES
+            ),
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": self._integration_owners(channel.guild_id),
@@ -2047,6 +2074,7 @@ class FakeDiscord:
         loop = asyncio.get_running_loop()
         before = asyncio.all_tasks()
         handle.dispatched_at = time.monotonic()
+        handle.simulated_at_dispatch = self.simulated
         state.parse_interaction_create(copy.deepcopy(handle.payload))
         spawned = asyncio.all_tasks() - before
         deadline = loop.time() + timeout
@@ -2273,6 +2301,7 @@ class FakeDiscord:
         custom_id: str | None,
         label: str | None,
         snapshot: JSON | None,
+        forge: bool = False,
     ) -> tuple[StoredMessage, JSON, JSON]:
         msg = self.message(message)
         if msg.deleted:
@@ -2288,7 +2317,21 @@ class FakeDiscord:
             )
         if comp.get("disabled"):
             raise AssertionError(f"component {comp.get('custom_id')!r} is disabled")
+        if not forge and comp.get("custom_id") not in self.custom_ids_ever(msg):
+            raise ComponentRefused(
+                f"message {msg.id} never had a component {comp.get('custom_id')!r}"
+            )
         return msg, mdata, comp
+
+    @staticmethod
+    def custom_ids_ever(msg: StoredMessage) -> set[str]:
+        """Every custom id any version of `msg` carried."""
+        return {
+            str(c["custom_id"])
+            for version in [*msg.versions, msg.data]
+            for c in walk_components(version.get("components") or [])
+            if "custom_id" in c
+        }
 
     def _channel_of(self, msg: StoredMessage) -> FakeChannel:
         return self.channels[msg.channel_id]
@@ -2303,6 +2346,7 @@ class FakeDiscord:
         label: str | None = None,
         locale: str | None = None,
         snapshot: JSON | None = None,
+        forge: bool = False,
         timeout: float = 5.0,
         expect_response: bool = True,
         wait_tasks: bool = True,
@@ -2310,8 +2354,11 @@ class FakeDiscord:
         """Click a button (by custom_id or label) on a message the user can see.
 
         ``snapshot`` (e.g. ``msg.versions[0]``) simulates a client still showing an old version.
+        A custom id no version of the message had is refused (`ComponentRefused`) unless
+        ``forge``: a modified client, for testing the bot's own defence should Discord let one
+        through (unverified).
         """
-        msg, mdata, comp = self._component_target(user, message, custom_id, label, snapshot)
+        msg, mdata, comp = self._component_target(user, message, custom_id, label, snapshot, forge)
         if comp.get("type") != 2:
             raise AssertionError(f"component {comp.get('custom_id')!r} is not a button")
         if comp.get("style") in (5, 6):
@@ -2343,12 +2390,15 @@ class FakeDiscord:
         placeholder: str | None = None,
         locale: str | None = None,
         snapshot: JSON | None = None,
+        forge: bool = False,
         timeout: float = 5.0,
         expect_response: bool = True,
         wait_tasks: bool = True,
     ) -> InteractionHandle:
         """Choose ``values`` in a select menu (by custom_id or placeholder)."""
-        msg, mdata, comp = self._component_target(user, message, custom_id, placeholder, snapshot)
+        msg, mdata, comp = self._component_target(
+            user, message, custom_id, placeholder, snapshot, forge
+        )
         ctype = int(comp.get("type", 0))
         if ctype not in _SELECT_TYPES:
             raise AssertionError(f"component {comp.get('custom_id')!r} is not a select")

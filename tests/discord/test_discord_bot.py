@@ -108,9 +108,10 @@ class Table:
         *,
         label: str | None = None,
         snapshot: JSON | None = None,
+        forge: bool = False,
     ) -> InteractionHandle:
         handle = await self.fake.click(
-            self.bot, user, message, custom_id, label=label, snapshot=snapshot
+            self.bot, user, message, custom_id, label=label, snapshot=snapshot, forge=forge
         )
         return self._check(handle)
 
@@ -210,7 +211,14 @@ class Table:
 
     async def restart(self) -> None:
         """A new process: the old bot stops, a new service opens the same database."""
+        await self.shutdown_for_restart()
+        await self.boot_after_restart()
+
+    async def shutdown_for_restart(self) -> None:
+        """The old process stops (the storage stays open: a test may change it meanwhile)."""
         await self.fake.shutdown(self.bot)
+
+    async def boot_after_restart(self) -> None:
         await self.storage.close()
         self.storage = await Storage.open(self.db_path, clock=self.clock)
         self.service = UnoService(self.storage, clock=self.clock, bot_delay=2.0, seed=lambda: 4242)
@@ -408,8 +416,14 @@ def pick(keys: list[str]) -> str | None:
     return None
 
 
-async def test_a_whole_round_by_three_players(make_table: Callable[..., Any]) -> None:
+# A round trip to Discord of 0.45 s (simulated, see FakeDiscord.latency): every interaction of
+# a whole round is still answered within Discord's 3 s (`assert_clean`).
+@pytest.mark.parametrize("latency", [0.0, 0.45])
+async def test_a_whole_round_by_three_players(
+    make_table: Callable[..., Any], latency: float
+) -> None:
     async with make_table() as t:
+        t.fake.latency = latency
         players = t.users[:3]
         table = await t.started(*players)
         hands = {u.id: await t.my_cards(u) for u in players}

@@ -116,7 +116,7 @@ async def test_forged_components_get_a_private_answer_and_change_nothing(
         ]
         for user, message, custom_id in presses:
             snapshot = forged(message, custom_id)
-            handle = await t.click(user, message, custom_id, snapshot=snapshot)
+            handle = await t.click(user, message, custom_id, snapshot=snapshot, forge=True)
             assert handle.callback_type == 4 and callbacks(handle) == 1, handle
             reply = handle.original
             assert reply is not None and reply.is_ephemeral and reply.ephemeral_to == user.id
@@ -126,7 +126,9 @@ async def test_forged_components_get_a_private_answer_and_change_nothing(
         snapshot = forged(panel, "s:nope", kind=3)
         options = next(c for c in walk_components(snapshot["components"]) if c["type"] == 3)
         choice = options["options"][0]["value"]
-        handle = await t.fake.select(t.bot, borya, panel, "s:nope", [choice], snapshot=snapshot)
+        handle = await t.fake.select(
+            t.bot, borya, panel, "s:nope", [choice], snapshot=snapshot, forge=True
+        )
         assert handle.ephemeral and handle.text == expected
         assert await state(t) == before
         # Nothing the bot had sent before was edited: the table, the hand, the panel.
@@ -165,7 +167,7 @@ async def test_a_forged_component_in_a_dm_answers_in_the_persons_language(
         message = t.fake.message(sent.id)
         assert message.is_dm
         old = "uno:old-layout:1"
-        handle = await t.click(anya, message, old, snapshot=forged(message, old))
+        handle = await t.click(anya, message, old, snapshot=forged(message, old), forge=True)
         assert handle.original is not None and handle.original.is_ephemeral
         assert handle.text == stale_text(t, "uk")
         assert await t.storage.active_game(t.chat) is None
@@ -186,7 +188,9 @@ async def test_mangled_keys_of_a_current_hand_are_refused_in_it(
                             ("zzz", "error-bad-action")):  # fmt: skip
             custom_id = f"h:1:{version}:{key}"
             assert is_ours(custom_id)
-            handle = await t.click(anya, hand, custom_id, snapshot=forged(hand, custom_id))
+            handle = await t.click(
+                anya, hand, custom_id, snapshot=forged(hand, custom_id), forge=True
+            )
             assert handle.original_id == hand.id and callbacks(handle) == 1
             assert RENDERER.t("ru", notice) in hand.text, key
             assert hand_version(hand) == version
@@ -197,8 +201,8 @@ async def test_mangled_keys_of_a_current_hand_are_refused_in_it(
 async def test_ids_at_the_limit_reach_the_service_and_beyond_it_do_not(
     make_table: Callable[..., Any],
 ) -> None:
-    """2**63 - 1 is an id the storage holds (no such game); 2**63 and more are forged, answered
-    as stale before anything reaches the storage."""
+    """2**63 - 1 is an id the storage holds (no such game: the button is stale); 2**63 and more
+    are forged, answered as stale before anything reaches the storage."""
     async with make_table() as t:
         anya, borya, *_ = t.users
         await t.started(anya, borya)
@@ -206,10 +210,14 @@ async def test_ids_at_the_limit_reach_the_service_and_beyond_it_do_not(
         before = await state(t)
         at_limit, beyond = f"h:{2**63 - 1}:0:draw", f"h:{2**63}:0:draw"
         with counting(t.storage) as calls:
-            handle = await t.click(anya, hand, at_limit, snapshot=forged(hand, at_limit))
-            assert t.bot.uno.t("ru", "error-no-game") in handle.text
+            handle = await t.click(
+                anya, hand, at_limit, snapshot=forged(hand, at_limit), forge=True
+            )
+            assert handle.text == stale_text(t, "ru")  # no such game: a stale button
             for custom_id in (beyond, f"t:{2**63}", f"l:{2**64}:join", f"r:{10**30}"):
-                handle = await t.click(anya, hand, custom_id, snapshot=forged(hand, custom_id))
+                handle = await t.click(
+                    anya, hand, custom_id, snapshot=forged(hand, custom_id), forge=True
+                )
                 assert handle.text == stale_text(t, "ru"), custom_id
         assert max(calls.ints()) == 2**63 - 1
         assert await state(t) == before
@@ -227,7 +235,7 @@ async def test_the_components_of_before_the_shared_grammar_keep_working(
         table = await t.table_message()
         mover = anya if (await t.game()).current_player == t.uid(anya) else borya
         old = "uno:t:1"
-        handle = await t.click(mover, table, old, snapshot=forged(table, old))
+        handle = await t.click(mover, table, old, snapshot=forged(table, old), forge=True)
         assert handle.original is not None and handle.original.is_ephemeral
         assert stale_text(t, "ru") not in handle.text
         assert "draw" in hand_keys(handle.original)
@@ -235,7 +243,33 @@ async def test_the_components_of_before_the_shared_grammar_keep_working(
         hand = handle.original
         version = hand_version(hand)
         legacy = f"uno:h:1:{version}:wild:wild4"
-        handle = await t.click(mover, hand, legacy, snapshot=forged(hand, legacy))
+        handle = await t.click(mover, hand, legacy, snapshot=forged(hand, legacy), forge=True)
         assert handle.original_id == hand.id
+        assert await state(t) == before
+        t.assert_clean()
+
+
+async def test_a_hand_button_replayed_on_the_table_is_refused(
+    make_table: Callable[..., Any],
+) -> None:
+    """A modified client sends a player's valid hand button from the public table: it would
+    put that hand on the table for everyone. Hand actions come only from the player's own
+    ephemeral or DM message; this one is answered privately and changes nothing."""
+    async with make_table() as t:
+        anya, borya, *_ = t.users
+        await t.started(anya, borya)
+        mover = anya if (await t.game()).current_player == t.uid(anya) else borya
+        hand = await t.my_cards(mover)
+        table = await t.table_message()
+        shown, edits = table.text, len(table.versions)
+        before = await state(t)
+        for key in hand_keys(hand):
+            custom_id = f"h:1:{hand_version(hand)}:{key}"
+            handle = await t.click(
+                mover, table, custom_id, snapshot=forged(table, custom_id), forge=True
+            )
+            assert handle.original is not None and handle.original.is_ephemeral
+            assert handle.text == stale_text(t, "ru")
+            assert table.text == shown and len(table.versions) == edits
         assert await state(t) == before
         t.assert_clean()

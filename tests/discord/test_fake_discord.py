@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import time
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ import pytest
 from discord import app_commands, ui
 from discord.ext import commands
 
-from tests.discord.fake_discord import EPHEMERAL, FakeDiscord, FakeWorld
+from tests.discord.fake_discord import EPHEMERAL, ComponentRefused, FakeDiscord, FakeWorld
 
 TRANSLATIONS = {
     "ru": {"ping": "пинг", "Check that the bot answers": "Проверить, что бот отвечает"},
@@ -428,3 +429,48 @@ async def test_driver_options_defer_followups_select_dm(
     assert dm.content == "pong v2" and bot.clicks[-1] == (9, 1, bob.id)
     assert not fake.unknown_calls and not fake.bot_errors
     await fake.settle()
+
+
+async def test_refuses_what_discord_refuses(fake: FakeDiscord, world: FakeWorld) -> None:
+    """A custom id the message never had, over 2,000 characters, no Send Messages."""
+    alice, _bob, _ = world.users
+    bot = await booted(fake)
+    await bot.tree.sync()
+    msg = (await fake.slash(bot, alice, "ping")).original
+    assert msg is not None
+    forged = {**msg.data, "components": copy.deepcopy(msg.raw_components)}
+    forged["components"][0]["components"][0]["custom_id"] = "uno:7:99"
+    with pytest.raises(ComponentRefused):
+        await fake.click(bot, alice, msg, "uno:7:99", snapshot=forged)
+    assert bot.clicks == []
+    modified_client = await fake.click(bot, alice, msg, "uno:7:99", snapshot=forged, forge=True)
+    assert modified_client.answered and bot.clicks == [(7, 99, alice.id)]
+
+    channel = bot.get_partial_messageable(world.channel.id)
+    with pytest.raises(discord.HTTPException) as too_long:
+        await channel.send("x" * 2001)
+    assert too_long.value.code == 50035
+    posted = await channel.send("x" * 2000)
+
+    world.channel.bot_can_send = False
+    with pytest.raises(discord.Forbidden) as denied:
+        await channel.send("hello")
+    assert denied.value.code == 50013 and denied.value.status == 403
+    await posted.edit(content="edited")  # its own message stays editable
+    assert fake.message(posted.id).content == "edited"
+    answered = await fake.slash(bot, alice, "ping")  # interaction responses need no permission
+    assert answered.original is not None and answered.original.content == "pong v1"
+
+
+async def test_response_time_counts_the_simulated_network(
+    fake: FakeDiscord, world: FakeWorld
+) -> None:
+    alice = world.users[0]
+    bot = await booted(fake)
+    await bot.tree.sync()
+    fake.latency = 1.0  # the callback's own round trip: 1.5 s simulated
+    quick = await fake.slash(bot, alice, "ping")
+    assert 1.5 <= quick.simulated_delay < 1.6 and quick.answered_within(3.0)
+    fake.latency = 2.5  # 3.75 s: Discord has given up
+    with pytest.raises(AssertionError, match="too late"):
+        await fake.slash(bot, alice, "ping")
