@@ -12,7 +12,10 @@ changes nothing with 400 "message is not modified". The queue handles all three 
 - a token bucket per group keeps any 60-second window under the group limit; a 429 blocks the
   chat for `retry_after` seconds and the same operation is tried again (with the newest content);
 - 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
-  operation and the operation is dropped: nothing upstream breaks.
+  operation and the operation is dropped: nothing upstream breaks;
+- `resend` moves a slot's message to the bottom of its chat: the new state goes out as a new
+  message (Telegram notifies a new message, never an edit) and the old one is then deleted
+  (or, when Telegram no longer lets the bot delete it, its keyboard is taken away).
 
 A slot's text may be `Mentioning`: its entities go with every send and edit of that message, but
 Telegram notifies the mentioned users only when a message is sent, never when it is edited.
@@ -141,11 +144,13 @@ class _Op:
     chat_id: int
     slot: Slot | None = None
     render: Render | None = None
-    text: str = ""
+    text: str | Mentioning = ""
     markup: Keyboard | None = None
     reply_to: int | None = None
     on_forbidden: OnForbidden | None = None
     keyboard_of: int | None = None  # remove the keyboard of this message
+    delete_of: int | None = None  # delete this message
+    fresh: bool = False  # the slot's state goes out as a new message (see `Sender.resend`)
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
     rendered: tuple[Render, Content] | None = None
 
@@ -158,7 +163,12 @@ class _Op:
 
     def is_noop(self) -> bool:
         slot = self.slot
-        return slot is not None and slot.message_id is not None and self.content() == slot.shown
+        return (
+            slot is not None
+            and not self.fresh
+            and slot.message_id is not None
+            and self.content() == slot.shown
+        )
 
     def settle(self, result: Any) -> None:
         for waiter in self.waiters:
@@ -219,6 +229,7 @@ class Outbox:
                     # A newer state of this message is queued: it replaces this one.
                     assert op.slot is not None and op.slot.pending is not None
                     op.slot.pending.waiters.extend(op.waiters)
+                    op.slot.pending.fresh = op.slot.pending.fresh or op.fresh
                     return
                 continue
             except TelegramForbiddenError:
@@ -241,6 +252,10 @@ class Outbox:
                 ):
                     op.slot.message_id = None  # deleted by the user: send a new one
                     op.slot.shown = None
+                    continue
+                if op.delete_of is not None and "can't be deleted" in text:
+                    # Older than Telegram lets a bot delete: at least take its buttons away.
+                    op.keyboard_of, op.delete_of = op.delete_of, None
                     continue
                 if op.reply_to is not None and "replied not found" in text:
                     op.reply_to = None
@@ -265,6 +280,9 @@ class Outbox:
 
     async def _call(self, op: _Op) -> Any:
         bot = self.sender.bot
+        if op.delete_of is not None:
+            self._spend()
+            return await bot.delete_message(chat_id=self.chat_id, message_id=op.delete_of)
         if op.keyboard_of is not None:
             self._spend()
             return await bot.edit_message_reply_markup(
@@ -273,25 +291,34 @@ class Outbox:
         slot = op.slot
         if slot is None:
             reply = None if op.reply_to is None else ReplyParameters(message_id=op.reply_to)
+            plain, entities = _plain(op.text)
             self._spend()
             return await bot(
                 _with_keyboard(
-                    SendMessage(chat_id=self.chat_id, text=op.text, reply_parameters=reply),
+                    SendMessage(
+                        chat_id=self.chat_id,
+                        text=plain,
+                        entities=entities,
+                        reply_parameters=reply,
+                    ),
                     op.markup,
                 )
             )
         content = op.content()
-        if slot.message_id is not None and content == slot.shown:
+        if slot.message_id is not None and content == slot.shown and not op.fresh:
             return True
-        text, markup = content
-        entities = list(text.entities) if isinstance(text, Mentioning) else None
-        text = text.text if isinstance(text, Mentioning) else text
+        text, entities = _plain(content[0])
+        markup = content[1]
         self._spend()
-        if slot.message_id is None:
+        if slot.message_id is None or op.fresh:
+            old = slot.message_id
             send = SendMessage(chat_id=self.chat_id, text=text, entities=entities)
             message = await bot(_with_keyboard(send, markup))
+            op.fresh = False
             slot.message_id = message.message_id
             slot.shown = content
+            if old is not None:
+                self.push(_Op(self.chat_id, delete_of=old))
             if slot.on_new_id is not None:
                 await slot.on_new_id(message.message_id)
             return message
@@ -304,6 +331,13 @@ class Outbox:
 
 
 M = TypeVar("M", SendMessage, EditMessageText)
+
+
+def _plain(text: str | Mentioning) -> tuple[str, list[MessageEntity] | None]:
+    """The text and the entities of a message's text."""
+    if isinstance(text, Mentioning):
+        return text.text, list(text.entities)
+    return text, None
 
 
 def _with_keyboard(method: M, keyboard: Keyboard | None) -> M:
@@ -346,7 +380,7 @@ class Sender:
     def send(
         self,
         chat_id: int,
-        text: str,
+        text: str | Mentioning,
         markup: Keyboard | None = None,
         *,
         reply_to: int | None = None,
@@ -358,8 +392,13 @@ class Sender:
         self._outbox(chat_id).push(op)
         return future
 
-    def update(self, slot: Slot, render: Render, version: int = 0) -> asyncio.Future[Any]:
-        """Show `render()` in the slot's message, replacing any update still queued for it."""
+    def update(
+        self, slot: Slot, render: Render, version: int = 0, *, fresh: bool = False
+    ) -> asyncio.Future[Any]:
+        """Show `render()` in the slot's message, replacing any update still queued for it.
+
+        `fresh`: as a new message at the bottom of the chat, the old one deleted (a queued
+        update that is replaced keeps this wish)."""
         loop_future: asyncio.Future[Any]
         if version < slot.version:
             loop_future = asyncio.get_running_loop().create_future()
@@ -368,8 +407,9 @@ class Sender:
         slot.version = version
         if slot.pending is not None:
             slot.pending.render = render
+            slot.pending.fresh = slot.pending.fresh or fresh
             return self._future(slot.pending)
-        op = _Op(slot.chat_id, slot=slot, render=render)
+        op = _Op(slot.chat_id, slot=slot, render=render, fresh=fresh)
         slot.pending = op
         loop_future = self._future(op)
         self._outbox(slot.chat_id).push(op)
