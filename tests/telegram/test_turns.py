@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.service import User
+from core.cards import Card
 from core.game import Game
 from tests.telegram.conftest import Harness, can_act, policy
 from tests.telegram.fake_bot_api import ApiCall, FakeUser
+from tests.telegram.test_play import position
 
 
 def waiting_lines(h: Harness) -> dict[str, str]:
@@ -145,3 +148,122 @@ async def test_fake_refuses_deleting_a_message_twice(harness: Harness) -> None:
             await bot.delete_message(h.users[0].id, msg.message_id)
     finally:
         await bot.session.close()
+
+
+# ---------------------------------------------------------------------- item 3: a restart
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
+async def test_a_move_committed_but_never_sent_is_shown_on_start(harness: Harness) -> None:
+    """The process stops between the commit and the send: the next player's hand arrives as
+    soon as the bot starts again, not when the turn timer fires."""
+    h = harness
+    a, b, _ = h.users
+    await h.new_game(players=3)
+    await h.install(position(h, ["r5 r7 g2", "b5 y1 y2", "g9 g8 g7"]))
+    await h.settle()
+    old_hand = (await h.hand(b)).message_id
+    # The move is committed and nothing of it is published (what a kill right after the
+    # commit leaves behind).
+    out = await h.svc.act(User(str(a.id), a.first_name), "play r5", game_id=await h.game_id())
+    assert out.ok and (await h.game()).current_player == str(b.id)
+    await h.stop()
+    since = h.api.call_count
+    await h.start()
+    await h.settle()
+    assert h.app is not None and h.app.timers.published == 0  # no timer moved anything
+    sent = sends_to(h.api.calls()[since:], b.id)
+    assert len(sent) == 1  # b's turn: a new message, and it is their hand now
+    hand = await h.hand(b)
+    assert hand.message_id == sent[0].result["message_id"] != old_hand
+    assert "play b5" in await h.acts(b)
+    assert hand_messages(h, b)[-1] == hand.message_id
+    assert old_hand not in hand_messages(h, b)  # deleted
+    # The table was brought up to date too, and the others' hands were left alone.
+    table = (await h.table()).plain_text
+    assert h.r.top_line("ru", (await h.game()).top_card, None, False).split("·")[0] in table
+    assert sends_to(h.api.calls()[since:], a.id) == []
+
+
+# ---------------------------------------------------------------------- item 4
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
+async def test_a_failed_callback_answer_after_a_move_says_nothing_wrong(harness: Harness) -> None:
+    h = harness
+    a, b, _ = h.users
+    await h.new_game(players=3)
+    await h.install(position(h, ["r5 r7 g2", "b5 y1 y2", "g9 g8 g7"]))
+    await h.settle()
+    h.api.fail_next("answerCallbackQuery", 502, description="Bad Gateway")
+    hand = await h.hand(a)
+    query = h.api.press(a, a.id, hand.message_id, (await h.acts(a))["play r5"])
+    await h.api.wait_for(lambda c: c.is_("answerCallbackQuery"))
+    await h.settle()
+    assert (await h.game()).current_player == str(b.id)  # the move was applied
+    retry = h.r.t("ru", "tg-error")
+    assert [x.text for x in h.api.callback_answers(query)] == []
+    assert not any(retry in text for text in h.api.sent_texts())
+
+
+# ---------------------------------------------------------------------- item 5
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "started": {0, 1}, "seed": 3}], indirect=True)
+async def test_the_closed_chat_notice_mentions_the_player(harness: Harness) -> None:
+    h = harness
+    d = h.users[2]
+    await h.new_game(players=3)
+    notice = h.r.t("ru", "error-dm-closed", name=d.first_name)
+    told = [m for m in h.api.messages(h.group.id) if m.plain_text == notice]
+    assert len(told) == 1
+    mention = [e for e in told[0].entities or () if e["type"] == "text_mention"]
+    assert [(e["user"]["id"], e["offset"], e["length"]) for e in mention] == [
+        (d.id, 0, len(d.first_name))
+    ]
+    assert (h.group.id, told[0].message_id, d.id) in {
+        (n.chat_id, n.message_id, n.user_id) for n in h.api.notifications
+    }
+
+
+# ---------------------------------------------------------------------- item 7
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
+async def test_hand_data_on_a_group_message_is_refused(harness: Harness) -> None:
+    h = harness
+    a = h.users[0]
+    await h.new_game(players=3)
+    await h.install(position(h, ["r5 r7 g2", "b5 y1 y2", "g9 g8 g7"]))
+    await h.settle()
+    before = (await h.game()).to_dict()
+    data = (await h.acts(a))["play r5"]
+    table = await h.table()
+    since = h.api.call_count
+    answer = await h.press(a, h.group, table.message_id, data, strict=False)
+    await h.settle()
+    assert (answer.text, answer.show_alert) == (h.r.t("ru", "tg-stale-button-group"), True)
+    assert (await h.game()).to_dict() == before
+    assert [c.method for c in h.api.calls()[since:] if c.method != "getUpdates"] == [
+        "answerCallbackQuery"
+    ]
+
+
+# ---------------------------------------------------------------------- the challenged hand
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
+async def test_the_challenged_hand_is_shown_color_blind(harness: Harness) -> None:
+    h = harness
+    a, b, _ = h.users
+    await h.set_setting(a, "colorblind", "on")
+    await h.new_game(players=3)
+    await h.install(position(h, ["wild4 r7 g2", "b5 y1", "g9 g8 g7"]))
+    assert (await h.play(a, "wild4", "b")).text is None
+    await h.say(b, "/challenge")
+    shown = h.r.t("ru", "event-hand-revealed", owner=a.first_name, cards="")
+    texts = [t for t in h.api.sent_texts(b.id) if shown in t]
+    assert len(texts) == 1
+    for card in (Card.parse(c) for c in ("r7", "g2")):
+        assert h.r.card("ru", card, True) in texts[0]
+        assert h.r.card("ru", card, False) not in texts[0]
