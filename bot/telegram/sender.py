@@ -11,6 +11,9 @@ changes nothing with 400 "message is not modified". The queue handles all three 
 - plain messages (announcements, replies) keep their order and are never dropped;
 - a token bucket per group keeps any 60-second window under the group limit; a 429 blocks the
   chat for `retry_after` seconds and the same operation is tried again (with the newest content);
+- the group's budget goes to what matters first: an operation marked `low` (the lobby's edits,
+  taking an old lobby's buttons away) waits behind every other one, and only spends a token
+  while `RESERVE` more are left, so the first table and a result never wait for a lobby;
 - 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
   operation and the operation is dropped: nothing upstream breaks;
 - `resend` moves a slot's message to the bottom of its chat: the new state goes out as a new
@@ -68,6 +71,7 @@ Render = Callable[[], Content]
 OnForbidden = Callable[[int], Awaitable[None]]
 
 NETWORK_ATTEMPTS = 4
+RESERVE = 1  # tokens of a group's bucket that a `low` operation leaves for the others
 
 
 @dataclass(frozen=True)
@@ -102,16 +106,17 @@ class Bucket:
         self.stamp = clock()
         self.blocked_until = 0.0
 
-    def delay(self) -> float:
-        """Seconds until a call may go out (0 when it may go now)."""
+    def delay(self, reserve: int = 0) -> float:
+        """Seconds until a call may go out (0 when it may go now), leaving `reserve` tokens."""
         now = self.clock()
         self.tokens = min(
             float(self.limit.burst), self.tokens + (now - self.stamp) * self.limit.rate
         )
         self.stamp = now
         wait = max(0.0, self.blocked_until - now)
-        if self.tokens < 1.0 - 1e-6:  # (a float a hair under 1 must not spin the loop)
-            wait = max(wait, (1.0 - self.tokens) / self.limit.rate)
+        need = 1.0 + min(reserve, self.limit.burst - 1)
+        if self.tokens < need - 1e-6:  # (a float a hair under must not spin the loop)
+            wait = max(wait, (need - self.tokens) / self.limit.rate)
         return wait
 
     def take(self) -> None:
@@ -150,7 +155,8 @@ class _Op:
     on_forbidden: OnForbidden | None = None
     keyboard_of: int | None = None  # remove the keyboard of this message
     delete_of: int | None = None  # delete this message
-    fresh: bool = False  # the slot's state goes out as a new message (see `Sender.resend`)
+    fresh: bool = False  # the slot's state goes out as a new message (see `Sender.update`)
+    low: bool = False  # after every other operation, leaving the group's reserve (see above)
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
     rendered: tuple[Render, Content] | None = None
 
@@ -186,9 +192,11 @@ class Outbox:
         self.queue: deque[_Op] = deque()
         self.bucket = None if limit is None else Bucket(limit, sender.clock)
         self.task: asyncio.Task[None] | None = None
+        self.arrived = asyncio.Event()  # wakes a `low` operation's wait: another may go first
 
     def push(self, op: _Op) -> None:
         self.queue.append(op)
+        self.arrived.set()
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._drain())
             self.sender.tasks.add(self.task)
@@ -196,12 +204,19 @@ class Outbox:
 
     async def _drain(self) -> None:
         while self.queue:
-            op = self.queue[0]
+            op = next((o for o in self.queue if not o.low), self.queue[0])
             if self.bucket is not None and not op.is_noop():
                 # While this waits, newer states of the same message replace op.render.
-                while (wait := self.bucket.delay()) > 0:
-                    await asyncio.sleep(wait)
-            self.queue.popleft()
+                wait = self.bucket.delay(RESERVE if op.low else 0)
+                if wait > 0:
+                    self.arrived.clear()
+                    if op.low:  # anything else that arrives goes first
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self.arrived.wait(), wait)
+                    else:
+                        await asyncio.sleep(wait)
+                    continue
+            self.queue.remove(op)
             if op.slot is not None and op.slot.pending is op:
                 op.slot.pending = None
             try:
@@ -393,7 +408,13 @@ class Sender:
         return future
 
     def update(
-        self, slot: Slot, render: Render, version: int = 0, *, fresh: bool = False
+        self,
+        slot: Slot,
+        render: Render,
+        version: int = 0,
+        *,
+        fresh: bool = False,
+        low: bool = False,
     ) -> asyncio.Future[Any]:
         """Show `render()` in the slot's message, replacing any update still queued for it.
 
@@ -408,15 +429,18 @@ class Sender:
         if slot.pending is not None:
             slot.pending.render = render
             slot.pending.fresh = slot.pending.fresh or fresh
+            slot.pending.low = slot.pending.low and low
             return self._future(slot.pending)
-        op = _Op(slot.chat_id, slot=slot, render=render, fresh=fresh)
+        op = _Op(slot.chat_id, slot=slot, render=render, fresh=fresh, low=low)
         slot.pending = op
         loop_future = self._future(op)
         self._outbox(slot.chat_id).push(op)
         return loop_future
 
-    def remove_keyboard(self, chat_id: int, message_id: int) -> asyncio.Future[Any]:
-        op = _Op(chat_id, keyboard_of=message_id)
+    def remove_keyboard(
+        self, chat_id: int, message_id: int, *, low: bool = False
+    ) -> asyncio.Future[Any]:
+        op = _Op(chat_id, keyboard_of=message_id, low=low)
         future = self._future(op)
         self._outbox(chat_id).push(op)
         return future

@@ -200,7 +200,7 @@ class TelegramUI:
             lobby = game.refs.get(LOBBY)
             if lobby and not game.lobby_retired and slot.message_id is None:
                 game.lobby_retired = True  # its buttons would only be refused now
-                self.sender.remove_keyboard(chat_id, int(lobby))
+                self.sender.remove_keyboard(chat_id, int(lobby), low=True)
             markup = None
             if view.status == "running":
                 markup = link_keyboard(r.t(view.lang, "btn-my-cards"), self.link(view.game_id))
@@ -208,7 +208,9 @@ class TelegramUI:
             def render() -> Content:
                 return r.table(view, names), markup
 
-        future = self.sender.update(slot, render, view.version)
+        # The lobby's edits spend the group's budget last (the table and results first).
+        low = view.top is None and view.status == "lobby" and slot.message_id is not None
+        future = self.sender.update(slot, render, view.version, low=low)
         if view.status in ENDED:
             future.add_done_callback(lambda _: self.forget(view.game_id))
         return future

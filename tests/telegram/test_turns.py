@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import User
+from bot.telegram.sender import RateLimit
 from core.cards import Card
 from core.game import Game
 from tests.telegram.conftest import Harness, can_act, policy
@@ -267,3 +268,28 @@ async def test_the_challenged_hand_is_shown_color_blind(harness: Harness) -> Non
     for card in (Card.parse(c) for c in ("r7", "g2")):
         assert h.r.card("ru", card, True) in texts[0]
         assert h.r.card("ru", card, False) not in texts[0]
+
+
+# ---------------------------------------------------------------------- item 6
+
+
+@pytest.mark.parametrize(
+    "harness",
+    [{"players": 3, "group_limit": RateLimit(count=13, period=1.0, burst=3)}],
+    indirect=True,
+)
+async def test_the_first_table_goes_before_the_lobby_is_retired(harness: Harness) -> None:
+    h = harness
+    await h.new_game(players=3)
+    lobby = await h.ref("tg:lobby")
+    table = (await h.table()).message_id
+    calls = [c for c in h.api.calls(chat_id=h.group.id) if c.ok]
+    sent_table = next(
+        i for i, c in enumerate(calls) if c.is_("sendMessage") and c.result["message_id"] == table
+    )
+    retired = next(
+        i
+        for i, c in enumerate(calls)
+        if c.is_("editMessageReplyMarkup") and c.params["message_id"] == lobby
+    )
+    assert sent_table < retired
