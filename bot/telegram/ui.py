@@ -13,9 +13,10 @@ A waiting hand shows only what stays true while the player waits: the service re
 when its cards or its moves change, so a hand with no move shows its cards and "not your turn",
 never a name or a top card that the next move would make wrong (the table, in the group, shows
 those). A hand that can act (its turn, or a move out of turn) is re-sent whenever the turn or
-the top card changes, so it shows them. Message ids live in the game's refs
-(`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`, plus `tg:title`), so a restarted bot
-keeps editing the same messages.
+the top card changes, so it shows them.
+
+Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
+plus `tg:title`), so a restarted bot keeps editing the same messages.
 """
 
 from __future__ import annotations

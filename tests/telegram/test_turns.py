@@ -6,6 +6,7 @@ on a group message, the challenged hand in color-blind mode)."""
 from __future__ import annotations
 
 import pytest
+from aiogram.exceptions import TelegramBadRequest
 
 from bot.service import User
 from bot.telegram.sender import RateLimit
@@ -145,7 +146,7 @@ async def test_fake_refuses_deleting_a_message_twice(harness: Harness) -> None:
     try:
         msg = await bot.send_message(h.users[0].id, "x")
         assert await bot.delete_message(h.users[0].id, msg.message_id)
-        with pytest.raises(Exception, match="message to delete not found"):
+        with pytest.raises(TelegramBadRequest, match="message to delete not found"):
             await bot.delete_message(h.users[0].id, msg.message_id)
     finally:
         await bot.session.close()
