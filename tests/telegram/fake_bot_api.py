@@ -92,6 +92,7 @@ _NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a content and reply markup of the current content of the message"
 )
+DELETE_WINDOW = 48 * 3600  # seconds a bot may delete a message after it was sent
 _BAD_QUERY = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 _ADMIN_RIGHTS = (
     "can_manage_chat",
@@ -1035,7 +1036,10 @@ class FakeBotAPI:
         return msg.to_api()
 
     def _m_deleteMessage(self, params: Json) -> bool:
-        self._bot_message(params, "delete").deleted = True
+        msg = self._bot_message(params, "delete")
+        if time.time() - msg.date > DELETE_WINDOW:  # Telegram: 48 hours
+            raise ApiError(400, "Bad Request: message can't be deleted for everyone")
+        msg.deleted = True
         return True
 
     def _m_answerCallbackQuery(self, params: Json) -> bool:

@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 from aiogram import Bot
 
-from bot.telegram.sender import Bucket, RateLimit, Sender, Slot
+from bot.telegram.sender import Bucket, Keyboard, RateLimit, Sender, Slot
 from tests.telegram.conftest import language_violations, privacy_violations
 from tests.telegram.fake_bot_api import FakeBotAPI
 
@@ -159,3 +159,30 @@ async def test_the_table_goes_before_the_lobby_and_the_lobby_leaves_a_reserve(
     assert bucket.delay(reserve=1) == pytest.approx(0.1)
     now[0] = 0.1
     assert bucket.delay(reserve=1) == pytest.approx(0.0, abs=1e-6)
+
+
+async def test_fresh_moves_a_message_to_the_bottom(api: FakeBotAPI, bot: Bot) -> None:
+    """A fresh update is a new message and the old one is deleted; one older than Telegram lets
+    a bot delete only loses its buttons."""
+    user = api.new_user("Соня")
+    api.user_starts_bot(user)
+    sender = Sender(bot, group_limit=None)
+    slot = Slot(user.id)
+    keyboard = Keyboard('{"inline_keyboard":[[{"text":"x","callback_data":"h:1:1:draw"}]]}')
+    await sender.update(slot, lambda: ("рука 1", keyboard), 1)
+    first = slot.message_id
+    assert first is not None
+    await sender.update(slot, lambda: ("рука 2", keyboard), 2, fresh=True)
+    await sender.drain()
+    second = slot.message_id
+    assert second is not None and second > first
+    assert [m.message_id for m in api.messages(user.id)] == [second]
+    api.message(user.id, second).date -= 49 * 3600  # two days old
+    await sender.update(slot, lambda: ("рука 3", keyboard), 3, fresh=True)
+    await sender.drain()
+    third = slot.message_id
+    assert [m.message_id for m in api.messages(user.id)] == [second, third]
+    assert api.message(user.id, second).buttons == []
+    assert api.message(user.id, second).text == "рука 2"
+    assert api.message(user.id, third).text == "рука 3"
+    await sender.close()
