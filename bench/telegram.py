@@ -18,8 +18,14 @@ Measured over --seconds after --warmup seconds:
   answerCallbackQuery, the last call of that update (the bot answers after it has updated every
   private chat; the group's table edit goes through the group's rate-limited queue, so in a fast
   game it is coalesced with the next moves' edits);
-- Bot API calls per move: group (table edits and announcements), private chats (hands), callback
-  answers; and the bot process's CPU time per move.
+- Bot API calls per move: group (table edits and announcements), private chats (hands: sends,
+  edits, deletes), callback answers; and the bot process's CPU time per move. Turn
+  notifications are on (every player's default): a turn begins with the hand sent anew at the
+  bottom of the private chat and the previous hand deleted;
+- stale waiting hands: after every answered press, each hand of that table that cannot act is
+  checked against the hand that can (the bot answers a press after every private chat is
+  updated, and the hand holding the turn shows the top card): a waiting hand is stale when it
+  names another player as the one to move, or shows another top card. Goal 0.
 
 Goals: at least 300 moves per second, p99 under 50 ms, at most one group call per move on average.
 The database is on tmpfs (/dev/shm) when there is one: this measures the bot, not the disk (pass
@@ -51,6 +57,8 @@ if str(ROOT) not in sys.path:
 from pydantic import SecretStr  # noqa: E402
 
 from bot.config import Settings  # noqa: E402
+from bot.i18n import get_i18n  # noqa: E402
+from bot.render import Renderer  # noqa: E402
 from bot.service import UnoService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.telegram.app import GROUP_LIMIT, TelegramApp, create_bot  # noqa: E402
@@ -92,6 +100,8 @@ class Stats:
     games: int = 0
     latencies: list[float] = field(default_factory=list)
     calls: Counter[str] = field(default_factory=Counter)
+    waiting: int = 0  # waiting hands checked
+    stale: int = 0  # of them, showing another player's turn or another top card
 
 
 def hand_acts(msg: StoredMessage) -> dict[str, str]:
@@ -104,12 +114,27 @@ def hand_acts(msg: StoredMessage) -> dict[str, str]:
     return acts
 
 
+class Lines:
+    """The lines of a hand that speak about the table (Russian, as the bench's players)."""
+
+    def __init__(self) -> None:
+        r = Renderer(get_i18n())
+        self.r = r
+        self.top = r.t("ru", "table-top", card="", color="").split(":")[0] + ":"
+
+    def waiting(self, name: str) -> str:
+        return self.r.t("ru", "hand-waiting", name=name)
+
+
 class Table:
     """One group and its players, driven by the simulated people."""
 
-    def __init__(self, api: BenchAPI, number: int, players: int, stats: Stats) -> None:
+    def __init__(
+        self, api: BenchAPI, number: int, players: int, stats: Stats, lines: Lines
+    ) -> None:
         self.api = api
         self.stats = stats
+        self.lines = lines
         self.group: FakeChat = api.new_group(f"Стол {number}")
         self.users: list[FakeUser] = [
             api.new_user(f"Игрок {number}-{i}", language_code="ru") for i in range(players)
@@ -167,6 +192,27 @@ class Table:
             lambda: all(self.bot_message(u.id) is not before[u.id] for u in self.users)
         )
 
+    def check_waiting(self, current: FakeUser, hand: StoredMessage) -> None:
+        """Count the waiting hands of this table that disagree with the current one."""
+        text = hand.plain_text.splitlines()
+        top = next((line for line in text if line.startswith(self.lines.top)), None)
+        lines = {u.id: self.lines.waiting(u.first_name) for u in self.users}
+        for user in self.users:
+            if user is current:
+                continue
+            msg = self.bot_message(user.id)
+            if msg is None:
+                continue
+            self.stats.waiting += 1
+            shown = msg.plain_text.splitlines()
+            wrong_top = top is not None and any(
+                line.startswith(self.lines.top) and line != top for line in shown
+            )
+            wrong_turn = any(
+                line == said and uid != current.id for uid, said in lines.items() for line in shown
+            )
+            self.stats.stale += wrong_top or wrong_turn
+
     def turn(self) -> tuple[FakeUser, StoredMessage, dict[str, str]] | None:
         for user in self.users:
             msg = self.bot_message(user.id)
@@ -206,6 +252,9 @@ class Table:
                         self.stats.refused += 1
                     elif not act.startswith("pick "):  # opening a second step
                         self.stats.moves += 1
+                    after = self.turn()
+                    if after is not None:
+                        self.check_waiting(after[0], after[1])
 
 
 def count_calls(api: BenchAPI, stats: Stats) -> None:
@@ -224,6 +273,7 @@ def count_calls(api: BenchAPI, stats: Stats) -> None:
             stats.calls["group"] += 1
         elif isinstance(chat, int):
             stats.calls["private"] += 1
+            stats.calls["private " + call.method.lower()] += 1
         else:
             stats.calls["other"] += 1
 
@@ -237,7 +287,8 @@ async def fake_main(
     await asyncio.to_thread(conn.recv)  # the bot is polling
     stats = Stats()
     stop = asyncio.Event()
-    tables = [Table(api, n, players, stats) for n in range(games)]
+    lines = Lines()
+    tables = [Table(api, n, players, stats, lines) for n in range(games)]
     tasks = [asyncio.create_task(t.play(stop)) for t in tables]
     await asyncio.sleep(warmup)
     for _ in range(windows):
@@ -263,9 +314,11 @@ async def fake_main(
                 "latencies": stats.latencies,
                 "calls": dict(stats.calls),
                 "fake_cpu": time.process_time() - cpu,
+                "waiting": stats.waiting,
+                "stale": stats.stale,
             }
         )
-        stats.moves = stats.presses = stats.refused = 0
+        stats.moves = stats.presses = stats.refused = stats.waiting = stats.stale = 0
         stats.latencies, stats.calls = [], Counter()
         await asyncio.to_thread(conn.recv)  # the bot has read its CPU time
     stop.set()
@@ -338,6 +391,10 @@ class Window:
     p99: float
     group: float
     private: float
+    private_sends: float
+    private_edits: float
+    private_deletes: float
+    stale: float  # the share of waiting hands that were stale
     answers: float
     polls: float
     bot_cpu: float
@@ -356,6 +413,10 @@ def window(result: dict[str, Any]) -> Window:
         p99=lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
         group=calls.get("group", 0) / moves,
         private=calls.get("private", 0) / moves,
+        private_sends=calls.get("private sendmessage", 0) / moves,
+        private_edits=calls.get("private editmessagetext", 0) / moves,
+        private_deletes=calls.get("private deletemessage", 0) / moves,
+        stale=result["stale"] / max(result["waiting"], 1),
         answers=calls.get("answers", 0) / moves,
         polls=calls.get("polls", 0) / moves,
         bot_cpu=result["cpu"] / moves * 1000,
@@ -386,6 +447,11 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]]) -> bool:
         f"callback answers {mid.answers:.2f}, getUpdates {mid.polls:.2f}"
     )
     print(
+        f"  private calls per move (turn notifications on): sends {mid.private_sends:.2f}, "
+        f"edits {mid.private_edits:.2f}, deletes {mid.private_deletes:.2f}"
+    )
+    print(f"  stale waiting hands: {mid.stale:.1%} of those checked (goal 0)")
+    print(
         f"  CPU per move: bot {mid.bot_cpu:.2f} ms, fake Bot API and players {mid.fake_cpu:.2f} ms"
     )
     checks = [
@@ -393,6 +459,7 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]]) -> bool:
         (f"p99 < {GOAL_P99_MS:.0f} ms", mid.p99 < GOAL_P99_MS),
         (f"group calls per move <= {GOAL_GROUP_CALLS:.0f}", mid.group <= GOAL_GROUP_CALLS),
         ("no press refused", all(w.refused == 0 for w in windows)),
+        ("no stale waiting hand", all(w.stale == 0 for w in windows)),
     ]
     print("  goals: " + ", ".join(f"{name} {'ok' if ok else 'MISSED'}" for name, ok in checks))
     return all(ok for _, ok in checks)

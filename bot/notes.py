@@ -28,12 +28,13 @@ def drawn(r: Renderer, out: Outcome, player: str, colorblind: bool) -> list[str]
     ]
 
 
-def revealed(r: Renderer, out: Outcome) -> dict[str, str]:
-    """A challenged hand, by the player who may see it (the challenger)."""
+def revealed(r: Renderer, out: Outcome, colorblind: bool = False) -> dict[str, str]:
+    """A challenged hand, by the player who may see it (the challenger); its cards with the
+    color-blind marks when `colorblind`."""
     texts = {}
     for e in out.events:
         if isinstance(e, HandRevealed):
-            text = r.event(out.lang, e, out.names, viewer=e.viewer, scoring=out.scoring)
+            text = r.event(out.lang, e, out.names, colorblind, viewer=e.viewer, scoring=out.scoring)
             if text:
                 texts[e.viewer] = text
     return texts

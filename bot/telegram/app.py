@@ -19,6 +19,7 @@ from typing import Any
 from aiogram import BaseMiddleware, Bot, Dispatcher
 from aiogram import methods as tg
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramAPIError
 from aiogram.methods.base import Response
 from aiogram.types import (
     BotCommand,
@@ -47,7 +48,7 @@ from bot.timer_loop import TimerLoop
 
 log = logging.getLogger(__name__)
 
-PRIVATE_COMMANDS = ("start", "help", "rules")
+PRIVATE_COMMANDS = ("start", "notify", "help", "rules")
 GROUP_LIMIT = RateLimit()  # Telegram: about 20 messages a minute in one group
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
@@ -119,6 +120,12 @@ def build_dispatcher(renderer: Renderer) -> Dispatcher:
             exc_info=event.exception,
         )
         query = update.callback_query
+        if isinstance(event.exception, TelegramAPIError) and isinstance(
+            event.exception.method, tg.AnswerCallbackQuery
+        ):
+            # Only the answer failed: whatever the press did is done, so "try again" would be
+            # wrong (a move would be refused as stale, or worse, read as a second one).
+            return True
         if query is not None:
             text = renderer.t(normalize_lang(query.from_user.language_code), "tg-error")
             with contextlib.suppress(Exception):
@@ -140,8 +147,8 @@ async def set_commands(bot: Bot, renderer: Renderer) -> None:
         private = [
             BotCommand(
                 command=c,
-                description=renderer.t(lang, "tg-cmd-start-private")
-                if c == "start"
+                description=renderer.t(lang, f"tg-cmd-{c}-private")
+                if c in ("start", "notify")
                 else i18n.command_description(lang, c),
             )
             for c in PRIVATE_COMMANDS
@@ -204,6 +211,8 @@ class TelegramApp:
         if self.freeze:
             gc.collect()
             gc.freeze()
+        # What a stopped process committed but had not sent yet: nobody waits for a timer.
+        await self.ui.show_open_games(PREFIX)
         self.timers.start()
         return self.ui
 

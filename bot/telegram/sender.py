@@ -11,8 +11,14 @@ changes nothing with 400 "message is not modified". The queue handles all three 
 - plain messages (announcements, replies) keep their order and are never dropped;
 - a token bucket per group keeps any 60-second window under the group limit; a 429 blocks the
   chat for `retry_after` seconds and the same operation is tried again (with the newest content);
+- the group's budget goes to what matters first: an operation marked `low` (the lobby's edits,
+  taking an old lobby's buttons away) waits behind every other one, and only spends a token
+  while `RESERVE` more are left, so the first table and a result never wait for a lobby;
 - 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
-  operation and the operation is dropped: nothing upstream breaks.
+  operation and the operation is dropped: nothing upstream breaks;
+- `resend` moves a slot's message to the bottom of its chat: the new state goes out as a new
+  message (Telegram notifies a new message, never an edit) and the old one is then deleted
+  (or, when Telegram no longer lets the bot delete it, its keyboard is taken away).
 
 A slot's text may be `Mentioning`: its entities go with every send and edit of that message, but
 Telegram notifies the mentioned users only when a message is sent, never when it is edited.
@@ -65,6 +71,7 @@ Render = Callable[[], Content]
 OnForbidden = Callable[[int], Awaitable[None]]
 
 NETWORK_ATTEMPTS = 4
+RESERVE = 1  # tokens of a group's bucket that a `low` operation leaves for the others
 
 
 @dataclass(frozen=True)
@@ -99,16 +106,17 @@ class Bucket:
         self.stamp = clock()
         self.blocked_until = 0.0
 
-    def delay(self) -> float:
-        """Seconds until a call may go out (0 when it may go now)."""
+    def delay(self, reserve: int = 0) -> float:
+        """Seconds until a call may go out (0 when it may go now), leaving `reserve` tokens."""
         now = self.clock()
         self.tokens = min(
             float(self.limit.burst), self.tokens + (now - self.stamp) * self.limit.rate
         )
         self.stamp = now
         wait = max(0.0, self.blocked_until - now)
-        if self.tokens < 1.0 - 1e-6:  # (a float a hair under 1 must not spin the loop)
-            wait = max(wait, (1.0 - self.tokens) / self.limit.rate)
+        need = 1.0 + min(reserve, self.limit.burst - 1)
+        if self.tokens < need - 1e-6:  # (a float a hair under must not spin the loop)
+            wait = max(wait, (need - self.tokens) / self.limit.rate)
         return wait
 
     def take(self) -> None:
@@ -141,11 +149,14 @@ class _Op:
     chat_id: int
     slot: Slot | None = None
     render: Render | None = None
-    text: str = ""
+    text: str | Mentioning = ""
     markup: Keyboard | None = None
     reply_to: int | None = None
     on_forbidden: OnForbidden | None = None
     keyboard_of: int | None = None  # remove the keyboard of this message
+    delete_of: int | None = None  # delete this message
+    fresh: bool = False  # the slot's state goes out as a new message (see `Sender.update`)
+    low: bool = False  # after every other operation, leaving the group's reserve (see above)
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
     rendered: tuple[Render, Content] | None = None
 
@@ -158,7 +169,12 @@ class _Op:
 
     def is_noop(self) -> bool:
         slot = self.slot
-        return slot is not None and slot.message_id is not None and self.content() == slot.shown
+        return (
+            slot is not None
+            and not self.fresh
+            and slot.message_id is not None
+            and self.content() == slot.shown
+        )
 
     def settle(self, result: Any) -> None:
         for waiter in self.waiters:
@@ -176,9 +192,11 @@ class Outbox:
         self.queue: deque[_Op] = deque()
         self.bucket = None if limit is None else Bucket(limit, sender.clock)
         self.task: asyncio.Task[None] | None = None
+        self.arrived = asyncio.Event()  # wakes a `low` operation's wait: another may go first
 
     def push(self, op: _Op) -> None:
         self.queue.append(op)
+        self.arrived.set()
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._drain())
             self.sender.tasks.add(self.task)
@@ -186,12 +204,19 @@ class Outbox:
 
     async def _drain(self) -> None:
         while self.queue:
-            op = self.queue[0]
+            op = next((o for o in self.queue if not o.low), self.queue[0])
             if self.bucket is not None and not op.is_noop():
                 # While this waits, newer states of the same message replace op.render.
-                while (wait := self.bucket.delay()) > 0:
-                    await asyncio.sleep(wait)
-            self.queue.popleft()
+                wait = self.bucket.delay(RESERVE if op.low else 0)
+                if wait > 0:
+                    self.arrived.clear()
+                    if op.low:  # anything else that arrives goes first
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self.arrived.wait(), wait)
+                    else:
+                        await asyncio.sleep(wait)
+                    continue
+            self.queue.remove(op)
             if op.slot is not None and op.slot.pending is op:
                 op.slot.pending = None
             try:
@@ -219,6 +244,7 @@ class Outbox:
                     # A newer state of this message is queued: it replaces this one.
                     assert op.slot is not None and op.slot.pending is not None
                     op.slot.pending.waiters.extend(op.waiters)
+                    op.slot.pending.fresh = op.slot.pending.fresh or op.fresh
                     return
                 continue
             except TelegramForbiddenError:
@@ -241,6 +267,10 @@ class Outbox:
                 ):
                     op.slot.message_id = None  # deleted by the user: send a new one
                     op.slot.shown = None
+                    continue
+                if op.delete_of is not None and "can't be deleted" in text:
+                    # Older than Telegram lets a bot delete: at least take its buttons away.
+                    op.keyboard_of, op.delete_of = op.delete_of, None
                     continue
                 if op.reply_to is not None and "replied not found" in text:
                     op.reply_to = None
@@ -265,6 +295,9 @@ class Outbox:
 
     async def _call(self, op: _Op) -> Any:
         bot = self.sender.bot
+        if op.delete_of is not None:
+            self._spend()
+            return await bot.delete_message(chat_id=self.chat_id, message_id=op.delete_of)
         if op.keyboard_of is not None:
             self._spend()
             return await bot.edit_message_reply_markup(
@@ -273,25 +306,34 @@ class Outbox:
         slot = op.slot
         if slot is None:
             reply = None if op.reply_to is None else ReplyParameters(message_id=op.reply_to)
+            plain, entities = _plain(op.text)
             self._spend()
             return await bot(
                 _with_keyboard(
-                    SendMessage(chat_id=self.chat_id, text=op.text, reply_parameters=reply),
+                    SendMessage(
+                        chat_id=self.chat_id,
+                        text=plain,
+                        entities=entities,
+                        reply_parameters=reply,
+                    ),
                     op.markup,
                 )
             )
         content = op.content()
-        if slot.message_id is not None and content == slot.shown:
+        if slot.message_id is not None and content == slot.shown and not op.fresh:
             return True
-        text, markup = content
-        entities = list(text.entities) if isinstance(text, Mentioning) else None
-        text = text.text if isinstance(text, Mentioning) else text
+        text, entities = _plain(content[0])
+        markup = content[1]
         self._spend()
-        if slot.message_id is None:
+        if slot.message_id is None or op.fresh:
+            old = slot.message_id
             send = SendMessage(chat_id=self.chat_id, text=text, entities=entities)
             message = await bot(_with_keyboard(send, markup))
+            op.fresh = False
             slot.message_id = message.message_id
             slot.shown = content
+            if old is not None:
+                self.push(_Op(self.chat_id, delete_of=old))
             if slot.on_new_id is not None:
                 await slot.on_new_id(message.message_id)
             return message
@@ -304,6 +346,13 @@ class Outbox:
 
 
 M = TypeVar("M", SendMessage, EditMessageText)
+
+
+def _plain(text: str | Mentioning) -> tuple[str, list[MessageEntity] | None]:
+    """The text and the entities of a message's text."""
+    if isinstance(text, Mentioning):
+        return text.text, list(text.entities)
+    return text, None
 
 
 def _with_keyboard(method: M, keyboard: Keyboard | None) -> M:
@@ -346,7 +395,7 @@ class Sender:
     def send(
         self,
         chat_id: int,
-        text: str,
+        text: str | Mentioning,
         markup: Keyboard | None = None,
         *,
         reply_to: int | None = None,
@@ -358,8 +407,19 @@ class Sender:
         self._outbox(chat_id).push(op)
         return future
 
-    def update(self, slot: Slot, render: Render, version: int = 0) -> asyncio.Future[Any]:
-        """Show `render()` in the slot's message, replacing any update still queued for it."""
+    def update(
+        self,
+        slot: Slot,
+        render: Render,
+        version: int = 0,
+        *,
+        fresh: bool = False,
+        low: bool = False,
+    ) -> asyncio.Future[Any]:
+        """Show `render()` in the slot's message, replacing any update still queued for it.
+
+        `fresh`: as a new message at the bottom of the chat, the old one deleted (a queued
+        update that is replaced keeps this wish)."""
         loop_future: asyncio.Future[Any]
         if version < slot.version:
             loop_future = asyncio.get_running_loop().create_future()
@@ -368,15 +428,19 @@ class Sender:
         slot.version = version
         if slot.pending is not None:
             slot.pending.render = render
+            slot.pending.fresh = slot.pending.fresh or fresh
+            slot.pending.low = slot.pending.low and low
             return self._future(slot.pending)
-        op = _Op(slot.chat_id, slot=slot, render=render)
+        op = _Op(slot.chat_id, slot=slot, render=render, fresh=fresh, low=low)
         slot.pending = op
         loop_future = self._future(op)
         self._outbox(slot.chat_id).push(op)
         return loop_future
 
-    def remove_keyboard(self, chat_id: int, message_id: int) -> asyncio.Future[Any]:
-        op = _Op(chat_id, keyboard_of=message_id)
+    def remove_keyboard(
+        self, chat_id: int, message_id: int, *, low: bool = False
+    ) -> asyncio.Future[Any]:
+        op = _Op(chat_id, keyboard_of=message_id, low=low)
         future = self._future(op)
         self._outbox(chat_id).push(op)
         return future

@@ -1,9 +1,22 @@
 """Outcomes of the service into Telegram messages: one table per game, one hand per player.
 
 Every path that changes a game (a command, a button, the timer loop) ends in `publish`, so the
-group and the private chats look the same whoever moved. Message ids live in the game's refs
-(`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`, plus `tg:title`), so a restarted bot
-keeps editing the same messages.
+group and the private chats look the same whoever moved.
+
+Turns are notified without a word in the group: when a person's turn begins, their hand moves to
+the bottom of the private chat as a new message (Telegram notifies new messages, never edits)
+and the previous one is deleted -- two calls where an edit is one, and the hand itself is what
+the notification opens. A person can turn this off for themselves (`/notify` in the private
+chat, `TURN_PING` among their own switches); their hand is then edited in place.
+
+A waiting hand shows only what stays true while the player waits: the service re-sends a hand
+when its cards or its moves change, so a hand with no move shows its cards and "not your turn",
+never a name or a top card that the next move would make wrong (the table, in the group, shows
+those). A hand that can act (its turn, or a move out of turn) is re-sent whenever the turn or
+the top card changes, so it shows them.
+
+Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
+plus `tg:title`), so a restarted bot keeps editing the same messages.
 """
 
 from __future__ import annotations
@@ -11,13 +24,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
 from bot import notes, steps
+from bot.mentions import fill, marker
 from bot.render import Renderer
-from bot.service import Notice, Outcome, UnoService
+from bot.service import Notice, Outcome, UnoService, User
 from bot.telegram.common import chat_id_of, chat_key
 from bot.telegram.keyboards import (
     hand_keyboard,
@@ -36,6 +50,7 @@ LOBBY = "tg:lobby"
 TABLE = "tg:table"
 TITLE = "tg:title"
 HAND = "tg:hand:"
+TURN_PING = "turn_ping"  # a person's own switch: a new message when their turn begins
 ENDED = ("finished", "killed")
 
 
@@ -53,6 +68,7 @@ class _Game:
     lang: str = "ru"
     chat_id: int = 0
     dm_closed: set[str] = field(default_factory=set)  # players told to open the private chat
+    on_turn: dict[str, bool] = field(default_factory=dict)  # the hand last shown was a turn
     lobby_retired: bool = False
 
 
@@ -148,7 +164,7 @@ class TelegramUI:
         for player, view in out.hands.items():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             futures.append(await self.show_hand(view, out.names, notes=drawn))
-        for viewer, text in notes.revealed(self.r, out).items():
+        for viewer, text in notes.revealed(self.r, out, self.r.colorblind(out)).items():
             if viewer.isdigit():  # the challenged hand: to the challenger's private chat only
                 futures.append(self.sender.send(int(viewer), text))
         texts = self.r.announcements(out)
@@ -185,7 +201,7 @@ class TelegramUI:
             lobby = game.refs.get(LOBBY)
             if lobby and not game.lobby_retired and slot.message_id is None:
                 game.lobby_retired = True  # its buttons would only be refused now
-                self.sender.remove_keyboard(chat_id, int(lobby))
+                self.sender.remove_keyboard(chat_id, int(lobby), low=True)
             markup = None
             if view.status == "running":
                 markup = link_keyboard(r.t(view.lang, "btn-my-cards"), self.link(view.game_id))
@@ -193,7 +209,9 @@ class TelegramUI:
             def render() -> Content:
                 return r.table(view, names), markup
 
-        future = self.sender.update(slot, render, view.version)
+        # The lobby's edits spend the group's budget last (the table and results first).
+        low = view.top is None and view.status == "lobby" and slot.message_id is not None
+        future = self.sender.update(slot, render, view.version, low=low)
         if view.status in ENDED:
             future.add_done_callback(lambda _: self.forget(view.game_id))
         return future
@@ -203,7 +221,12 @@ class TelegramUI:
         title = game.refs.get(TITLE)
         if title:
             parts.append(self.r.t(view.lang, "tg-hand-chat", chat=title))
-        parts.append(self.r.hand(view, names))
+        if waiting(view):
+            # Nothing the next move could make wrong (see the module's docstring).
+            cards = self.r.hand(replace(view, top=None, current=None), names).rstrip()
+            parts.append(cards + "\n\n" + self.r.t(view.lang, "tg-hand-waiting"))
+        else:
+            parts.append(self.r.hand(view, names))
         return "\n\n".join(parts)
 
     async def _hand_slot(self, view: HandView, names: Mapping[str, str]) -> tuple[_Game, Slot]:
@@ -228,6 +251,8 @@ class TelegramUI:
     ) -> asyncio.Future[Any]:
         """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom)."""
         game, slot = await self._hand_slot(view, names)
+        was_turn = game.on_turn.get(view.player, False)
+        game.on_turn[view.player] = view.is_turn
         if fresh:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:
@@ -235,6 +260,8 @@ class TelegramUI:
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
+        # A turn begins: the hand as a new message, if the player wants it.
+        ping = view.is_turn and not was_turn and not fresh and await self.turn_ping(view.player)
         names = dict(names)
         lines = list(notes or ())
 
@@ -244,7 +271,13 @@ class TelegramUI:
                 text = "\n".join(lines) + "\n\n" + text
             return text, hand_keyboard(self.r, view)
 
-        return self.sender.update(slot, render, view.version)
+        return self.sender.update(slot, render, view.version, fresh=ping)
+
+    async def turn_ping(self, player: str) -> bool:
+        """Whether `player` is notified when their turn begins (their own switch, on unless
+        they turned it off)."""
+        own = (await self.service.personal(chat_key(int(player)))).get(TURN_PING)
+        return True if own is None else bool(own)
 
     async def show_step(
         self, view: HandView, names: Mapping[str, str], head: str
@@ -279,10 +312,38 @@ class TelegramUI:
         if not await notes.first_dm_closed(self.service.refs, game_id, player):
             return
         lang = game.lang
+        # The player is mentioned: Telegram notifies them of the message.
         name = self.r.name(lang, player, game.names)
-        text = self.r.t(lang, "error-dm-closed", name=name)
+        template = self.r.t(lang, "error-dm-closed", name=marker(0))
+        text = mentioning(fill(template, [player], [name]))
         markup = link_keyboard(self.r.t(lang, "btn-open-dm"), self.link(game_id))
         self.sender.send(game.chat_id, text, markup)
+
+    async def show_open_games(self, prefix: str) -> int:
+        """After a start: every running game's table, and the hand of every person who can act
+        in it, shown again from the stored state (what a stopped process had not sent yet is
+        sent now; what it had sent is not modified). Returns how many games were shown."""
+        shown = 0
+        for record in await self.service.running_games():
+            if not record.chat_key.startswith(prefix):
+                continue
+            try:
+                out = await self.service.table(record.chat_key)
+                view = out.table
+                if view is None or view.game_id != record.id or view.status != "running":
+                    continue
+                await self.show_table(view, out.names)
+                for seat in view.seats:
+                    if seat.is_bot:
+                        continue
+                    mine = await self.service.hand(User(seat.id, seat.name), game_id=view.game_id)
+                    hand = mine.hands.get(seat.id)
+                    if hand is not None and hand.choices:
+                        await self.show_hand(hand, mine.names)
+                shown += 1
+            except Exception:  # one broken game must not keep the others hidden
+                log.exception("showing game %s again failed", record.id)
+        return shown
 
     # ------------------------------------------------------------------ plain messages
 
@@ -311,6 +372,11 @@ class TelegramUI:
             slot = self._messages[key] = Slot(chat_id, message_id)
         content: Content = (text, markup)
         return self.sender.update(slot, lambda: content, slot.version)
+
+
+def waiting(view: HandView) -> bool:
+    """A hand in a running game that can do nothing until its turn."""
+    return view.status == "running" and not view.left and not view.is_turn and not view.choices
 
 
 def _done() -> asyncio.Future[Any]:

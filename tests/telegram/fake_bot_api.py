@@ -92,6 +92,7 @@ _NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a content and reply markup of the current content of the message"
 )
+DELETE_WINDOW = 48 * 3600  # seconds a bot may delete a message after it was sent
 _BAD_QUERY = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 _ADMIN_RIGHTS = (
     "can_manage_chat",
@@ -269,6 +270,13 @@ class _Failure:
 
 
 @dataclass
+class _Hold:
+    method: str
+    chats: frozenset[str]
+    arrived: asyncio.Event
+
+
+@dataclass
 class _PendingUpdate:
     update_id: int
     type: str
@@ -352,6 +360,8 @@ class FakeBotAPI:
         self._next_message_id: dict[int, int] = {}
         self._calls: list[ApiCall] = []
         self._failures: list[_Failure] = []
+        self._holds: list[_Hold] = []
+        self.held: list[tuple[str, int]] = []  # (method, chat id) of every call left unanswered
         self._updates: list[_PendingUpdate] = []
         self._allowed_updates: set[str] | None = None
         self._callback_answers: dict[str, list[CallbackAnswer]] = {}
@@ -485,6 +495,20 @@ class FakeBotAPI:
         self._failures.append(
             _Failure(method.lower(), status, description, parameters or None, count, chat_id)
         )
+
+    def hold(self, methods: Iterable[str], chats: Iterable[int]) -> asyncio.Event:
+        """Calls of these methods to these chats are never answered (and change nothing): the
+        bot waits on them as on a network that stopped, until it is killed. The event is set
+        when the first such call arrives; `held` lists them."""
+        arrived = asyncio.Event()
+        names = frozenset(str(c) for c in chats)
+        for method in methods:
+            self._holds.append(_Hold(method.lower(), names, arrived))
+        return arrived
+
+    def release_holds(self) -> None:
+        """Calls made from now on are answered again (held ones stay unanswered)."""
+        self._holds.clear()
 
     # ------------------------------------------------------------------ update injection
 
@@ -781,6 +805,7 @@ class FakeBotAPI:
     async def _dispatch(self, key: str, params: Json) -> tuple[int, Json]:
         try:
             self._raise_injected_failure(key, params)
+            await self._held(key, params)
             implementation = self._methods.get(key)
             if implementation is None:
                 raise ApiError(404, "Not Found: method not found")
@@ -801,6 +826,13 @@ class FakeBotAPI:
             if failure.count <= 0:
                 self._failures.remove(failure)
             raise ApiError(failure.status, failure.description, failure.parameters)
+
+    async def _held(self, key: str, params: Json) -> None:
+        for hold in self._holds:
+            if hold.method == key and str(params.get("chat_id")) in hold.chats:
+                self.held.append((key, _as_int(params.get("chat_id"), "chat_id")))
+                hold.arrived.set()
+                await asyncio.Event().wait()  # until the client goes away
 
     def _chat(self, params: Json) -> FakeChat:
         value = params.get("chat_id")
@@ -1004,7 +1036,10 @@ class FakeBotAPI:
         return msg.to_api()
 
     def _m_deleteMessage(self, params: Json) -> bool:
-        self._bot_message(params, "delete").deleted = True
+        msg = self._bot_message(params, "delete")
+        if time.time() - msg.date > DELETE_WINDOW:  # Telegram: 48 hours
+            raise ApiError(400, "Bad Request: message can't be deleted for everyone")
+        msg.deleted = True
         return True
 
     def _m_answerCallbackQuery(self, params: Json) -> bool:

@@ -276,14 +276,19 @@ async def test_forged_callback_from_a_non_player(harness: Harness) -> None:
     before = await h.game()
     edits = len(h.api.calls("editMessageText", chat_id=a.id))
     data = (await h.acts(a))["play r7"]
+    # On someone else's message: refused before anything is read.
     answer = await h.press(stranger, a.id, hand.message_id, data)
+    assert (answer.text, answer.show_alert) == (h.r.t("ru", "tg-stale-button-group"), True)
+    # In the stranger's own private chat: not their game.
+    own = await h.say(stranger, "/help", chat=stranger.id)
+    answer = await h.press(stranger, stranger.id, own.message_id, data, strict=False)
     assert (answer.text, answer.show_alert) == (h.r.t("ru", "error-not-in-game"), True)
     other = data.replace(f"h:{await h.game_id()}:", "h:999:")
-    answer = await h.press(stranger, a.id, hand.message_id, other, strict=False)
+    answer = await h.press(stranger, stranger.id, own.message_id, other, strict=False)
     assert (answer.text, answer.show_alert) == (h.r.t("ru", "error-no-game"), True)
     assert (await h.game()).to_dict() == before.to_dict()
     assert len(h.api.calls("editMessageText", chat_id=a.id)) == edits
-    assert h.api.calls(chat_id=stranger.id) == []
+    assert [c.method for c in h.api.calls(chat_id=stranger.id)] == ["sendMessage"]  # /help
 
 
 # ---------------------------------------------------------------------- private chat closed
@@ -427,7 +432,13 @@ async def test_restart_mid_round_and_finish_it(harness: Harness) -> None:
     await play_until(h, lambda g: g.round_no >= 2, h.users)
     await h.settle()
     assert (await h.table()).message_id == table_id
-    assert {u.id: (await h.hand(u)).message_id for u in h.users} == hands
+    # Hands move to the bottom of the private chat when a turn begins: each player still has
+    # exactly one hand message, the one the game's refs name (the old ones were deleted).
+    heading = h.r.t("ru", "hand-title", count=1).split("(")[0]
+    for u in h.users:
+        live = [m.message_id for m in h.api.messages(u.id) if heading in m.plain_text]
+        assert live == [(await h.hand(u)).message_id]
+        assert live[0] > hands[u.id]
     sent = [c.params["text"] for c in h.api.calls("sendMessage", chat_id=h.group.id)]
     assert len(sent) == sent_before + 1  # only the round's result is a new message
     assert "выигрывает раунд" in sent[-1]

@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 from aiogram import Bot
 
-from bot.telegram.sender import Bucket, RateLimit, Sender, Slot
+from bot.telegram.sender import Bucket, Keyboard, RateLimit, Sender, Slot
 from tests.telegram.conftest import language_violations, privacy_violations
 from tests.telegram.fake_bot_api import FakeBotAPI
 
@@ -121,3 +121,68 @@ async def test_the_checks_catch_leaks_and_foreign_words(api: FakeBotAPI, bot: Bo
     for text in ("Привіт", "Hello", "tg-welcome", "Ходит { $name }"):
         assert any(repr(text) in p for p in problems), text
     assert language_violations(api, "uk", ["Соня"])  # Russian texts are not Ukrainian
+
+
+async def test_the_table_goes_before_the_lobby_and_the_lobby_leaves_a_reserve(
+    api: FakeBotAPI, bot: Bot
+) -> None:
+    """Issue 14, item 6: with the group's budget spent, the first table is sent before the old
+    lobby's keyboard is taken away and before the lobby's edits, and those only spend a token
+    while another one is left."""
+    group = api.new_group("Группа")
+    limit = RateLimit(count=13, period=1.0, burst=3)  # a token every 0.1 s
+    sender = Sender(bot, group_limit=limit)
+    lobby = Slot(group.id)
+    await sender.update(lobby, lambda: ("лобби 1", None), 1)
+    await sender.send(group.id, "ответ 1")
+    await sender.send(group.id, "ответ 2")  # the burst is spent
+    assert lobby.message_id is not None
+    edit = sender.update(lobby, lambda: ("лобби 2", None), 2, low=True)
+    keyboard = sender.remove_keyboard(group.id, lobby.message_id, low=True)
+    table = Slot(group.id)
+    shown = sender.update(table, lambda: ("стол", None), 1)
+    result = sender.send(group.id, "итог")
+    await asyncio.gather(edit, keyboard, shown, result)
+    texts = [
+        str(c.params.get("text", "keyboard"))
+        for c in api.calls(chat_id=group.id)
+        if c.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+    ]
+    assert texts == ["лобби 1", "ответ 1", "ответ 2", "стол", "итог", "лобби 2", "keyboard"]
+    await sender.close()
+    # A `low` call leaves a token: with one left, the others may go and it may not.
+    now = [0.0]
+    bucket = Bucket(limit, lambda: now[0])
+    bucket.take()
+    bucket.take()
+    assert bucket.delay() == 0
+    assert bucket.delay(reserve=1) == pytest.approx(0.1)
+    now[0] = 0.1
+    assert bucket.delay(reserve=1) == pytest.approx(0.0, abs=1e-6)
+
+
+async def test_fresh_moves_a_message_to_the_bottom(api: FakeBotAPI, bot: Bot) -> None:
+    """A fresh update is a new message and the old one is deleted; one older than Telegram lets
+    a bot delete only loses its buttons."""
+    user = api.new_user("Соня")
+    api.user_starts_bot(user)
+    sender = Sender(bot, group_limit=None)
+    slot = Slot(user.id)
+    keyboard = Keyboard('{"inline_keyboard":[[{"text":"x","callback_data":"h:1:1:draw"}]]}')
+    await sender.update(slot, lambda: ("рука 1", keyboard), 1)
+    first = slot.message_id
+    assert first is not None
+    await sender.update(slot, lambda: ("рука 2", keyboard), 2, fresh=True)
+    await sender.drain()
+    second = slot.message_id
+    assert second is not None and second > first
+    assert [m.message_id for m in api.messages(user.id)] == [second]
+    api.message(user.id, second).date -= 49 * 3600  # two days old
+    await sender.update(slot, lambda: ("рука 3", keyboard), 3, fresh=True)
+    await sender.drain()
+    third = slot.message_id
+    assert [m.message_id for m in api.messages(user.id)] == [second, third]
+    assert api.message(user.id, second).buttons == []
+    assert api.message(user.id, second).text == "рука 2"
+    assert api.message(user.id, third).text == "рука 3"
+    await sender.close()

@@ -35,6 +35,13 @@ async def hand_button(
 ) -> None:
     """A press on a hand's button (see `bot.steps.press`): a move, or a step of the hand's own
     menu; refused with a fresh keyboard unless it is current."""
+    message = callback.message
+    if message is None or message.chat.id != callback.from_user.id:
+        # A hand's data placed on a group message (or any other chat's): a hand is played only
+        # from its owner's private chat. Nothing changes and nothing of theirs is shown here.
+        stale = ui.r.t(lang, "tg-stale-button-group")
+        await retrying(lambda: callback.answer(stale, show_alert=True))
+        return
     user = user_of(callback.from_user)
     # The chat of a game the adapter has shown saves the service a lookup by id.
     pressed = await steps.press(service, user, key, chat_key=ui.chat_key_of(key.game))

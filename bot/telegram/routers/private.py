@@ -16,8 +16,8 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.service import Notice, UnoService
-from bot.telegram.common import retrying, user_of
-from bot.telegram.ui import TelegramUI
+from bot.telegram.common import chat_key, retrying, user_of
+from bot.telegram.ui import TURN_PING, TelegramUI
 
 PRIVATE = F.chat.type == "private"
 DEEP_LINK = re.compile(r"g(\d{1,18})")
@@ -59,6 +59,17 @@ async def start(
             await ui.show_hand(view, out.names, fresh=True)
 
 
+async def notify(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
+    """A person's own switch: a new message when their turn begins (on until turned off)."""
+    assert message.from_user is not None
+    on = await service.toggle_personal(chat_key(message.from_user.id), TURN_PING, default=True)
+    ui.say(message.chat.id, ui.r.t(lang, "tg-notify-on" if on else "tg-notify-off"))
+
+
+async def notify_in_group(message: Message, ui: TelegramUI, lang: str) -> None:
+    ui.say(message.chat.id, ui.r.t(lang, "tg-notify-private"), reply_to=message.message_id)
+
+
 async def group_only(message: Message, ui: TelegramUI, lang: str) -> None:
     ui.say(message.chat.id, ui.notice(lang, Notice("error-wrong-chat")))
 
@@ -93,5 +104,7 @@ def make_router() -> Router:
     router = Router(name="private")
     router.message.register(start, Command("start"), PRIVATE)
     router.message.register(group_only, Command(*GROUP_ONLY), PRIVATE)
+    router.message.register(notify, Command("notify"), PRIVATE)
+    router.message.register(notify_in_group, Command("notify"))
     router.callback_query.register(unknown_button)
     return router

@@ -1,0 +1,114 @@
+"""Issue 14, item 3, with a real kill: the bot's process is stopped with SIGKILL after a move is
+committed and while the next player's hand is being sent; started again on the same database, it
+sends that hand at once, without waiting for the turn timer (90 s by default)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
+from tests.telegram.players import policy
+
+ROOT = Path(__file__).resolve().parents[2]
+TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
+BOUND = 30.0  # a bound for a hung child, not a wait: every wait here is for an event
+
+
+async def spawn(api: FakeBotAPI, database: Path) -> asyncio.subprocess.Process:
+    since = api.call_count
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.telegram.bot_child",
+        api.base_url,
+        str(database),
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    await api.wait_for("deleteWebhook", BOUND, since=since)  # it polls next
+    return child
+
+
+async def kill(child: asyncio.subprocess.Process) -> None:
+    child.send_signal(signal.SIGKILL)
+    await child.wait()
+
+
+def turn_acts(api: FakeBotAPI, user: FakeUser) -> dict[str, str] | None:
+    """The buttons of the user's newest bot message if it is their turn."""
+    for msg in reversed(api.messages(user.id)):
+        if msg.from_bot:
+            acts = {}
+            for button in msg.buttons:
+                parts = str(button.get("callback_data", "")).split(":", 3)
+                if len(parts) == 4 and parts[0] == "h":
+                    acts[parts[3]] = str(button["callback_data"])
+            if any(a.split()[0] in TURN_ACTS for a in acts):
+                return acts
+            return None
+    return None
+
+
+async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -> None:
+    database = tmp_path / "uno.sqlite3"
+    group = api.new_group("Вечер карт")
+    users = [api.new_user(name) for name in ("Алиса", "Борис", "Дина")]
+    for user in users:
+        api.user_starts_bot(user)
+    child = await spawn(api, database)
+    try:
+        api.send_message(users[0], group, "/new")
+        for user in users[1:]:
+            api.send_message(user, group, "/join")
+        api.send_message(users[0], group, "/start")
+        await api.wait_for(lambda c: c.is_("sendMessage") and c.chat_id == users[2].id, BOUND)
+        # Press the current player's buttons until a press hands the turn on: the next
+        # player's hand is then held, and the process killed while it waits.
+        for _ in range(10):
+            await api.idle(quiet=0, timeout=BOUND)
+            mover = next(u for u in users if turn_acts(api, u))
+            acts = turn_acts(api, mover)
+            assert acts is not None
+            others = [u.id for u in users if u is not mover]
+            arrived = api.hold(("sendMessage", "editMessageText"), others)
+            since = api.call_count
+            msg = next(m for m in reversed(api.messages(mover.id)) if m.from_bot)
+            query = api.press(mover, mover.id, msg.message_id, acts[policy(acts) or "draw"])
+            answered = asyncio.ensure_future(
+                api.wait_for(
+                    lambda c, q=query: (
+                        c.is_("answerCallbackQuery")  # type: ignore[misc]
+                        and c.params.get("callback_query_id") == q
+                    ),
+                    BOUND,
+                    since=since,
+                )
+            )
+            held = asyncio.ensure_future(arrived.wait())
+            done, _ = await asyncio.wait([answered, held], return_when=asyncio.FIRST_COMPLETED)
+            answered.cancel()
+            held.cancel()
+            if held in done:
+                break
+            api.release_holds()
+        else:
+            raise AssertionError("no press handed the turn on")
+        _, chat = api.held[0]
+        await kill(child)
+        api.release_holds()
+        waiting = next(u for u in users if u.id == chat)
+        assert turn_acts(api, waiting) is None  # it never got its turn
+        since = api.call_count
+        child = await spawn(api, database)
+        call = await api.wait_for(
+            lambda c: c.ok and c.is_("sendMessage") and c.chat_id == chat, BOUND, since=since
+        )
+        assert call.params.get("reply_markup")
+        assert turn_acts(api, waiting) is not None  # its hand, with its turn's buttons
+    finally:
+        if child.returncode is None:
+            await kill(child)
