@@ -200,6 +200,9 @@ class Renderer:
         if view.status != "running":
             lines.append(self.t(lang, "hand-finished"))
             return "\n".join(lines)
+        if view.waiting:  # nothing here may go stale (`HandView.waiting`)
+            lines.append(self.t(lang, "hand-waiting-quiet"))
+            return "\n".join(lines)
         if view.top is not None:
             lines.append(self.top_line(lang, view.top, view.color, view.colorblind))
         lines.extend(self.hand_status(view, names))

@@ -97,6 +97,15 @@ class HandView:
     drawn: Card | None = None
     left: bool = False  # the player is no longer in this game
 
+    @property
+    def waiting(self) -> bool:
+        """A hand in a running game that can do nothing until its turn.
+
+        Private messages are re-sent when their cards or moves change, not on every move, so
+        such a hand must show nothing the next move could make wrong (whose turn, the top card).
+        """
+        return self.status == "running" and not self.left and not self.is_turn and not self.choices
+
     def action_for(self, key: str) -> list[Action]:
         for choice in self.choices:
             if choice.key == key:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -221,12 +221,7 @@ class TelegramUI:
         title = game.refs.get(TITLE)
         if title:
             parts.append(self.r.t(view.lang, "tg-hand-chat", chat=title))
-        if waiting(view):
-            # Nothing the next move could make wrong (see the module's docstring).
-            cards = self.r.hand(replace(view, top=None, current=None), names).rstrip()
-            parts.append(cards + "\n\n" + self.r.t(view.lang, "tg-hand-waiting"))
-        else:
-            parts.append(self.r.hand(view, names))
+        parts.append(self.r.hand(view, names))
         return "\n\n".join(parts)
 
     async def _hand_slot(self, view: HandView, names: Mapping[str, str]) -> tuple[_Game, Slot]:
@@ -372,11 +367,6 @@ class TelegramUI:
             slot = self._messages[key] = Slot(chat_id, message_id)
         content: Content = (text, markup)
         return self.sender.update(slot, lambda: content, slot.version)
-
-
-def waiting(view: HandView) -> bool:
-    """A hand in a running game that can do nothing until its turn."""
-    return view.status == "running" and not view.left and not view.is_turn and not view.choices
 
 
 def _done() -> asyncio.Future[Any]:

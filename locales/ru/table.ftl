@@ -92,6 +92,7 @@ hand-title = 🃏 Ваши карты ({ $count ->
 }):
 hand-your-turn = ✅ Ваш ход: выберите карту или возьмите из колоды.
 hand-waiting = Ходит { $name }.
+hand-waiting-quiet = ⏳ Сейчас не ваш ход. Чей ход и какая карта сверху, видно на столе.
 hand-out-of-turn = Можно сделать ход вне очереди.
 ## $answer: as in table-pending.
 hand-pending = ⚠️ Вам нужно взять { $count ->

@@ -92,6 +92,7 @@ hand-title = 🃏 Ваші картки ({ $count ->
 }):
 hand-your-turn = ✅ Ваш хід: оберіть картку або візьміть з колоди.
 hand-waiting = Ходить { $name }.
+hand-waiting-quiet = ⏳ Зараз не ваш хід. Чий хід і яка картка зверху, видно на столі.
 hand-out-of-turn = Можна зробити хід поза чергою.
 ## $answer: as in table-pending.
 hand-pending = ⚠️ Вам треба взяти { $count ->
