@@ -11,6 +11,16 @@ from bot.storage.sqlite import SqliteStorage
 _SQLITE = "sqlite:///"
 
 
+def sqlite_path(url: str | Path) -> Path | None:
+    """The file a SQLite database setting names, None for a server URL (or ``:memory:``)."""
+    text = str(url)
+    if text.startswith(_SQLITE):
+        return Path(text.removeprefix(_SQLITE)) if len(text) > len(_SQLITE) else None
+    if "://" in text or text == ":memory:":
+        return None
+    return Path(text)
+
+
 async def open_storage(url: str | Path, **options: Any) -> StoragePort:
     """Open the storage that ``url`` names.
 
