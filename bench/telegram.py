@@ -57,7 +57,7 @@ from bot.telegram.app import GROUP_LIMIT, TelegramApp, create_bot  # noqa: E402
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage  # noqa: E402
 from tests.telegram.players import policy  # noqa: E402
 
-TURN_ACTS = ("play", "colors", "draw", "pass", "accept", "challenge", "choose")
+TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
 GOAL_MOVES = 300.0
 GOAL_P99_MS = 50.0
 GOAL_GROUP_CALLS = 1.0
@@ -204,7 +204,7 @@ class Table:
                     self.stats.latencies.append(latency)
                     if text:
                         self.stats.refused += 1
-                    elif not act.startswith("colors "):
+                    elif not act.startswith("pick "):  # opening a second step
                         self.stats.moves += 1
 
 

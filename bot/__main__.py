@@ -194,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         except DatabaseInUse:  # another console plays at this table right now
             lang = args.lang or _lang_hint([])
-            print(get_i18n().t(lang, "console-db-in-use"), file=sys.stderr)
+            path = str(console_path(args, settings))
+            text = get_i18n().t(lang, "console-db-in-use", path=path, option="--db")
+            print(text, file=sys.stderr)
             return 1
     logging.basicConfig(level=level, format=LOG_FORMAT)
     try:

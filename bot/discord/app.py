@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
 import discord
@@ -21,6 +19,7 @@ from bot.discord.translator import FluentTranslator
 from bot.i18n import get_i18n
 from bot.render import Renderer
 from bot.service import UnoService
+from bot.timer_loop import TimerLoop
 
 log = logging.getLogger(__name__)
 TIMER_RETRY = 5.0  # seconds before the timer loop starts again after a failure
@@ -49,35 +48,20 @@ class UnoBot(commands.Bot):
         )
         self._sync_commands = sync_commands
         self._timers = timers
-        self._timer_task: asyncio.Task[None] | None = None
+        self.timers = TimerLoop(service, self.uno.publish_timed, prefix=PREFIX, retry=TIMER_RETRY)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(FluentTranslator(self.uno.r.i18n))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(UnoCog(self.uno))
         if self._timers:
-            self._timer_task = asyncio.create_task(self._run_timers(), name="uno-timers")
+            self.timers.start()
         if self._sync_commands:
             synced = await self.tree.sync()
             log.info("synced %d slash commands", len(synced))
 
-    async def _run_timers(self) -> None:
-        """Computer moves and turn timeouts of the Discord chats, published as they happen."""
-        while True:
-            try:
-                await self.uno.service.run_timers(self.uno.publish_timed, prefix=PREFIX)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the timer loop failed; restarting it")
-                await asyncio.sleep(TIMER_RETRY)
-
     async def close(self) -> None:
-        task, self._timer_task = self._timer_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self.timers.stop()
         await super().close()
 
 

@@ -6,13 +6,17 @@ through `publish`. One chat is one channel (`dc:<channel id>`), a user is their 
 What goes where:
 
 - The table: one public message per game, edited in place through the channel (a bot's own
-  message has no token to expire). Its id is kept with the game (`dc:table`), so a restarted bot
-  edits the same message.
+  message has no token to expire). Its id is kept with the game's refs (`service.refs`,
+  `dc:table`), so a restarted bot edits the same message.
 - A hand: an ephemeral message answering "my cards" (or a hand button). The bot keeps the latest
   such interaction per player and edits that message when the hand changes, but only while its
   token is younger than 14 minutes; after that the player presses "my cards" again. With the
-  chat setting `dm_hands`, the hand is one direct message per game and player, edited in place;
-  closed DMs (50007) are explained once in the channel and the ephemeral hand is used instead.
+  chat setting `dm_hands` (or the member's own choice), the hand is one direct message per game
+  and player, edited in place; closed DMs (50007) are explained once in the channel (a stored
+  mark, `bot.notes`) and the ephemeral hand is used instead.
+- A move reads nothing but what the service's answer carries: its language and the views' flags.
+  The refs a game's messages need are read once per game, and where each player's hand goes is
+  decided once per game (again after a settings change here).
 - Public results (a round, a caught UNO, a challenge, someone leaving) are posted in the channel;
   what only one player may see (their drawn cards, a challenged hand) goes only to that player.
   The message announcing a match's result carries a "rematch" button; pressed, it loses the
@@ -32,6 +36,8 @@ from typing import Any
 import discord
 from discord import app_commands, ui
 
+from bot import chat_keys, notes, steps
+from bot.buttons import HandKey
 from bot.discord import layout
 from bot.discord.mentions import invitation, with_mentions
 from bot.discord.reply import DEFER_AFTER, LiveHand, Reply, chunks, fit
@@ -43,26 +49,20 @@ from bot.views import HandView, TableView, is_bot
 
 log = logging.getLogger(__name__)
 
-PREFIX = "dc:"
+PREFIX = chat_keys.prefix(chat_keys.DISCORD)
 TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
-DM_CLOSED_REF = "dc:dm-closed:"  # + user id: the channel was told this player's DMs are closed
 MAX_CHOICES = 25  # Discord's limit of autocomplete choices
 MAX_CHOICE_NAME = 100  # and of a choice's name
 _COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
 
 
 def chat_key(channel_id: int | None) -> str:
-    return f"{PREFIX}{channel_id}"
+    return chat_keys.chat_key(chat_keys.DISCORD, channel_id or 0)
 
 
 def channel_of(key: str) -> int | None:
-    if not key.startswith(PREFIX):
-        return None
-    try:
-        return int(key[len(PREFIX) :])
-    except ValueError:
-        return None
+    return chat_keys.chat_id(key, chat_keys.DISCORD)
 
 
 def _extras(
@@ -99,6 +99,9 @@ class Controller:
         self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
         self._live: dict[tuple[int, str], LiveHand] = {}  # (game, player) -> ephemeral hand
         self._dm_shown: dict[tuple[int, str], int] = {}  # (game, player) -> hand version by DM
+        self._refs: dict[int, dict[str, str | None]] = {}  # game -> the refs read or written
+        self._by_dm: dict[tuple[int, str], bool] = {}  # (game, player) -> the hand goes by DM
+        self._chats: dict[int, str] = {}  # game -> its chat, for games shown here
 
     # ------------------------------------------------------------------ words
 
@@ -137,7 +140,8 @@ class Controller:
 
     def private_notes(self, out: Outcome, player: str, colorblind: bool) -> list[str]:
         safe = dataclasses.replace(out, names=self.names(out.names))
-        return [self.localize(out.lang, text) for text in self.r.private(safe, player, colorblind)]
+        texts = notes.private(self.r, safe, player, colorblind)
+        return [self.localize(out.lang, text) for text in texts]
 
     def table_message(
         self, table: TableView, names: Mapping[str, str]
@@ -174,6 +178,24 @@ class Controller:
         """Whether `player` gets their hand by DM: their own choice, else the channel's default."""
         own = (await self.service.personal(f"dc:{player}")).get("dm_hands")
         return settings.dm_hands if own is None else bool(own)
+
+    async def by_dm(self, hand: HandView) -> bool:
+        """Whether this hand goes by DM: decided once per game and player (`wants_dm`), again
+        after a settings change through this bot (`settings_changed`)."""
+        slot = (hand.game_id, hand.player)
+        known = self._by_dm.get(slot)
+        if known is None:
+            settings = await self.service.settings(hand.chat_key)
+            known = self._by_dm[slot] = await self.wants_dm(hand.player, settings)
+        return known
+
+    def settings_changed(self, player: str | None = None) -> None:
+        """A chat's or a member's settings changed: where hands go is decided anew."""
+        if player is None:
+            self._by_dm.clear()
+        else:
+            for slot in [s for s in self._by_dm if s[1] == player]:
+                del self._by_dm[slot]
 
     async def panel_settings(self, key: str, player: str) -> ChatSettings:
         """The settings as this member's panel shows them: "cards by DM" is their own."""
@@ -269,15 +291,15 @@ class Controller:
         channel_id = channel_of(key)
         if channel_id is None:
             return
-        storage = self.service.storage
         if reply is not None and self._locks[key].locked():
             await reply.defer(update=True)  # another edit is under way: answer in time first
+        self._chats[table.game_id] = key
         async with self._locks[key]:
             shown = self._shown.get(key)
             if shown is not None and shown[0] == table.game_id and shown[1] > table.version:
                 return  # a newer state is already on screen
             content, view = self.table_message(table, names)
-            ref = await storage.get_ref(table.game_id, TABLE_REF)
+            ref = await self.ref(table.game_id, TABLE_REF)
             if reply is not None:
                 clicked = reply.interaction.message
                 if clicked is not None and ref == str(clicked.id):
@@ -296,7 +318,7 @@ class Controller:
                     self._shown[key] = (table.game_id, table.version)
                     return
             message = await channel.send(content, **_extras(view, mentions))
-            await storage.put_ref(table.game_id, TABLE_REF, str(message.id))
+            await self.put_ref(table.game_id, TABLE_REF, str(message.id))
             self._shown[key] = (table.game_id, table.version)
 
     async def post(
@@ -318,19 +340,14 @@ class Controller:
 
     async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> None:
         """Bring every changed hand up to date: by DM, or in the player's live ephemeral."""
-        if not out.hands:
-            return
-        settings = await self.service.settings(out.chat_key)
         for player, hand in out.hands.items():
             if player in skip or is_bot(player):
                 continue
-            notes = self.private_notes(out, player, hand.colorblind)
+            private = self.private_notes(out, player, hand.colorblind)
             try:
-                if await self.wants_dm(player, settings) and await self.dm_hand(
-                    hand, out.names, notes
-                ):
+                if await self.by_dm(hand) and await self.dm_hand(hand, out.names, private):
                     continue
-                await self.refresh_live(hand, out.names, notes)
+                await self.refresh_live(hand, out.names, private)
             except Exception:
                 log.exception("could not update the hand of %s", player)
 
@@ -360,18 +377,33 @@ class Controller:
         """Keep `live` (just sent, showing `hand`) up to date while its token lasts."""
         live.version = hand.version
         self._live[(hand.game_id, hand.player)] = live
+        self._chats[hand.game_id] = hand.chat_key
 
     def forget(self, game_id: int) -> None:
         for slot in [s for s in self._live if s[0] == game_id]:
             del self._live[slot]
         for slot in [s for s in self._dm_shown if s[0] == game_id]:
             del self._dm_shown[slot]
+        for slot in [s for s in self._by_dm if s[0] == game_id]:
+            del self._by_dm[slot]
+        self._refs.pop(game_id, None)
+        self._chats.pop(game_id, None)
+
+    async def ref(self, game_id: int, key: str) -> str | None:
+        """A ref of the game (`service.refs`), read once and then remembered."""
+        known = self._refs.setdefault(game_id, {})
+        if key not in known:
+            known[key] = await self.service.refs.get(game_id, key)
+        return known[key]
+
+    async def put_ref(self, game_id: int, key: str, value: str) -> None:
+        await self.service.refs.put(game_id, key, value)
+        self._refs.setdefault(game_id, {})[key] = value
 
     async def dm_hand(
         self, hand: HandView, names: Mapping[str, str], notes: Collection[str] = ()
     ) -> bool:
         """The player's hand as a direct message, edited in place; False if DMs are closed."""
-        storage = self.service.storage
         ref_key = DM_REF + hand.player
         channel_id = channel_of(hand.chat_key)
         header = self.t(hand.lang, "dc-dm-header", channel=f"<#{channel_id}>")
@@ -379,7 +411,7 @@ class Controller:
         slot = (hand.game_id, hand.player)
         if hand.version < self._dm_shown.get(slot, -1):
             return True  # the DM already shows a newer hand
-        ref = await storage.get_ref(hand.game_id, ref_key)
+        ref = await self.ref(hand.game_id, ref_key)
         try:
             if ref is not None:
                 dm_id, message_id = (int(x) for x in ref.split(":"))
@@ -399,16 +431,14 @@ class Controller:
                 raise
             await self.explain_dm_closed(hand)
             return False
-        await storage.put_ref(hand.game_id, ref_key, f"{channel.id}:{message.id}")
+        await self.put_ref(hand.game_id, ref_key, f"{channel.id}:{message.id}")
         self._dm_shown[slot] = hand.version
         return True
 
     async def explain_dm_closed(self, hand: HandView) -> None:
         """Tell the channel, once per game and player, why their hand does not come by DM."""
-        storage = self.service.storage
-        if await storage.get_ref(hand.game_id, DM_CLOSED_REF + hand.player) is not None:
+        if not await notes.first_dm_closed(self.service.refs, hand.game_id, hand.player):
             return
-        await storage.put_ref(hand.game_id, DM_CLOSED_REF + hand.player, "1")
         text = self.t(hand.lang, "dc-dm-closed", mention=f"<@{hand.player}>")
         mentions = discord.AllowedMentions(users=[discord.Object(int(hand.player))])
         await self.post(hand.chat_key, text, mentions=mentions)
@@ -419,17 +449,12 @@ class Controller:
         async def handle(reply: Reply) -> None:
             user = self.user(interaction)
             out = await reply.run(self.service.hand(user, game_id=game_id))
-            lang = await self.lang(out.chat_key, interaction)
+            lang = out.lang
             hand = out.hands.get(user.id)
             if out.error is not None or hand is None:
                 await reply.send(self.notice(lang, out.error or Notice("error-not-in-game")))
                 return
-            settings = await self.service.settings(out.chat_key)
-            by_dm = (
-                await self.wants_dm(user.id, settings)
-                and hand.status == "running"
-                and not hand.left
-            )
+            by_dm = hand.status == "running" and not hand.left and await self.by_dm(hand)
             if by_dm and await reply.run(self.dm_hand(hand, out.names)):
                 await reply.send(self.t(lang, "dc-hand-sent-dm"))
                 return
@@ -439,56 +464,42 @@ class Controller:
 
         await self._answer(interaction, handle)
 
-    async def on_hand(
-        self, interaction: discord.Interaction[Any], game_id: int, version: int, key: str
-    ) -> None:
-        """A hand button or the card menu: a move, a wild's colors, a page, or back."""
+    async def on_hand(self, interaction: discord.Interaction[Any], key: HandKey) -> None:
+        """A hand button or the card menu (`bot.steps.press`): a move, a step, a page, back."""
 
         async def handle(reply: Reply) -> None:
             user = self.user(interaction)
-            if key == "back" or key.startswith(("page:", "wild:")):
-                await self._show_hand_step(reply, user, game_id, version, key)
-                return
-            out = await reply.run(
-                self.service.act(user, key, game_id=game_id, version=version), update=True
-            )
-            await self._after_move(reply, user, out, from_hand=True)
+            work = steps.press(self.service, user, key, chat_key=self._chats.get(key.game))
+            pressed = await reply.run(work, update=True)
+            if pressed.moved:
+                await self._after_move(reply, user, pressed.out, from_hand=True)
+            else:
+                await self._show_hand_step(reply, pressed)
 
         await self._answer(interaction, handle)
 
-    async def _show_hand_step(
-        self, reply: Reply, user: User, game_id: int, version: int, key: str
-    ) -> None:
-        out = await reply.run(self.service.hand(user, game_id=game_id), update=True)
-        lang = await self.lang(out.chat_key, reply.interaction)
-        hand = out.hands.get(user.id)
-        if out.error is not None or hand is None:
-            await reply.send(self.notice(lang, out.error or Notice("error-not-in-game")))
+    async def _show_hand_step(self, reply: Reply, pressed: steps.Press) -> None:
+        out, hand = pressed.out, pressed.hand
+        lang = out.lang
+        if hand is None:
+            await reply.send(self.notice(lang, pressed.error or steps.NOT_IN_GAME))
             return
-        card = layout.wild_card(hand, key) if key.startswith("wild:") else None
-        # A page that is no number, or a wild the hand does not hold: forged, refused as stale.
-        forged = (key.startswith("page:") and not key[len("page:") :].isdecimal()) or (
-            key.startswith("wild:") and card is None
-        )
-        if hand.version != version or forged:
-            stale = self.notice(lang, Notice("error-stale"))
-            content, view = self.hand_message(hand, out.names, [stale])
-        elif card is not None:
-            label = self.r.card(lang, card, hand.colorblind)
-            question = self.t(lang, "dc-choose-color", card=label)
+        if pressed.error is not None:
+            content, view = self.hand_message(hand, out.names, [self.notice(lang, pressed.error)])
+        elif pressed.step is not None:
+            question = self.localize(lang, steps.step_title(self.r, hand, pressed.step))
             content, _ = self.hand_message(hand, out.names)
             content = fit(content + "\n\n" + question)
-            view = layout.colors_view(hand, key, self.r)
+            view = layout.step_view(hand, pressed.step, self.r, self.names(out.names))
         else:
-            page = int(key.split(":", 1)[1]) if key.startswith("page:") else 0
-            content, view = self.hand_message(hand, out.names, page=page)
+            content, view = self.hand_message(hand, out.names, page=pressed.page)
         await reply.update(content, view)
         self.remember(hand, reply.live(None))
 
     async def _after_move(self, reply: Reply, user: User, out: Outcome, *, from_hand: bool) -> None:
         """Answer a move: the mover's hand privately, then the table, results and other hands."""
         interaction = reply.interaction
-        lang = await self.lang(out.chat_key, interaction)
+        lang = out.lang
         hand = out.hands.get(user.id)
         if out.error is not None:
             text = self.notice(lang, out.error)
@@ -501,29 +512,28 @@ class Controller:
             return
         if hand is None:
             hand = (await self.service.hand(user, chat_key=out.chat_key)).hands.get(user.id)
-        notes = self.private_notes(out, user.id, hand.colorblind if hand else False)
+        private = self.private_notes(out, user.id, hand.colorblind if hand else False)
         skip: set[str] = set()
         if from_hand:
             if hand is not None:
-                content, view = self.hand_message(hand, out.names, notes)
+                content, view = self.hand_message(hand, out.names, private)
                 await reply.update(content, view)
                 self.remember(hand, reply.live(None))
-                settings = await self.service.settings(out.chat_key)
-                if not (await self.wants_dm(user.id, settings) and interaction.guild is not None):
+                if not (interaction.guild is not None and await self.by_dm(hand)):
                     skip.add(user.id)
             else:
-                await reply.update("\n\n".join(notes) or self.t(lang, "hand-left"), None)
+                await reply.update("\n\n".join(private) or self.t(lang, "hand-left"), None)
             await self.publish(out, skip=skip)
             return
         # A slash command (/uno, /challenge): the result is public, private details are not.
         lines = self.public_lines(out)
         if lines:
             await reply.send("\n".join(lines), public=True, view=self.result_view(out))
-        if hand is not None and (notes or not lines):
-            content, view = self.hand_message(hand, out.names, notes)
+        if hand is not None and (private or not lines):
+            content, view = self.hand_message(hand, out.names, private)
             message_id = await reply.send(content, view=view)
             self.remember(hand, reply.live(message_id))
-            if not await self.wants_dm(user.id, await self.service.settings(out.chat_key)):
+            if not await self.by_dm(hand):
                 skip.add(user.id)  # that message is the hand; by DM, the DM follows too
         await self.publish(out, announce=False, skip=skip)
 
@@ -533,10 +543,13 @@ class Controller:
         async def handle(reply: Reply) -> None:
             key = chat_key(interaction.channel_id)
             user = self.user(interaction)
-            active = await self.service.storage.active_game(key)
-            if active is None or active.id != game_id:
+            refusal = await steps.lobby_refusal(self.service, key, game_id)
+            if refusal is not None:
                 lang = await self.lang(key, interaction)
-                await reply.send(self.notice(lang, Notice("error-no-game")))
+                stale = refusal == steps.STALE
+                await reply.send(
+                    self.t(lang, "dc-stale-component") if stale else self.notice(lang, refusal)
+                )
                 return
             if op == "join":
                 work = self.service.join(key, user)
@@ -587,6 +600,7 @@ class Controller:
                 await reply.run(
                     self.service.toggle_personal(f"dc:{user.id}", "dm_hands", default=default)
                 )
+                self.settings_changed(user.id)
                 lang = await self.lang(key, interaction)
                 content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
                 await reply.update(content, view)
@@ -600,6 +614,8 @@ class Controller:
             else:
                 work = self.service.change_setting(key, user, setting, value, is_admin=admin)
             out = await reply.run(work, update=True)
+            if out.error is None:
+                self.settings_changed()
             lang = await self.lang(key, interaction)
             content, view = self.settings_message(lang, await self.panel_settings(key, user.id))
             if out.error is not None:
@@ -654,7 +670,7 @@ class Controller:
                 message_id = await reply.send(content, view=view, public=True, mentions=mentions)
                 if not message_id:
                     message_id = (await interaction.original_response()).id
-                await self.service.storage.put_ref(table.game_id, TABLE_REF, str(message_id))
+                await self.put_ref(table.game_id, TABLE_REF, str(message_id))
                 self._shown[key] = (table.game_id, table.version)
 
         await self._answer(interaction, handle)

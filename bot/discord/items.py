@@ -1,20 +1,13 @@
 """The bot's buttons and select menus: `ui.DynamicItem`s whose custom id is all their state.
 
-A custom id names the game (and, for a hand, the hand's version), so a button keeps working after
-a restart and a press on an outdated hand is recognised. The items only parse their custom id and
-hand the interaction to the `Controller` (`interaction.client.uno`): no game state lives here.
+A custom id is a key of `bot.buttons` (the grammar both platforms share, at most 100 characters
+here), so a button keeps working after a restart and a press on an outdated hand is recognised.
+The items only parse their custom id and hand the interaction to the `Controller`
+(`interaction.client.uno`): no game state lives here.
 
-Custom ids (at most 100 characters):
-
-- `uno:t:<game>`                 the table's "my cards" button
-- `uno:l:<game>:<join|addbot|start>`   lobby buttons on the table
-- `uno:h:<game>:<version>:<key>`  a hand button; `key` is a `Choice.key` (`play r7`, `draw`,
-  `wild:wild4`), a wild's color (`play wild4 g`), `back` or `page:<n>`
-- `uno:hs:<game>:<version>:<page>`  the hand's card menu when the cards do not fit as buttons
-- `uno:s:<setting>`               a select of the /settings menu
-- `uno:r:<game>`                 "rematch" under a match's result (`game` is that match)
-
-An id none of these templates matches is answered by `UnoCog.on_interaction` (see `is_ours`).
+Each item takes every id of its kind (`h:...`, `l:...`) and `dispatch`es it by its parsed key;
+one that does not parse (forged, or a number out of range) is answered like a component of no
+kind at all (`Controller.on_unknown_component`), before anything reaches the service.
 """
 
 from __future__ import annotations
@@ -25,139 +18,89 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 from discord import ui
 
+from bot.buttons import (
+    DISCORD_LIMIT,
+    CardsKey,
+    HandKey,
+    HandMenuKey,
+    Key,
+    LobbyKey,
+    RematchKey,
+    SettingKey,
+    pack,
+    parse,
+)
+
 if TYPE_CHECKING:
     from bot.discord.controller import Controller
 
-TABLE_ID = r"uno:t:(?P<game>\d+)"
-LOBBY_ID = r"uno:l:(?P<game>\d+):(?P<op>join|addbot|start)"
-HAND_ID = r"uno:h:(?P<game>\d+):(?P<ver>\d+):(?P<key>[\w: +-]{1,60})"
-HAND_MENU_ID = r"uno:hs:(?P<game>\d+):(?P<ver>\d+):(?P<page>\d+)"
-SETTINGS_ID = r"uno:s:(?P<key>preset|lang|timer|target|toggle)"
-REMATCH_ID = r"uno:r:(?P<game>\d+)"
-LOBBY_OPS: tuple[str, ...] = ("join", "addbot", "start")
 SETTINGS_MENUS: tuple[str, ...] = ("preset", "lang", "timer", "target", "toggle")
 
 
+def custom_id(key: Key) -> str:
+    return pack(key, DISCORD_LIMIT)
+
+
 def table_id(game: int) -> str:
-    return f"uno:t:{game}"
+    return custom_id(CardsKey(game))
 
 
 def lobby_id(game: int, op: str) -> str:
-    return f"uno:l:{game}:{op}"
+    return custom_id(LobbyKey(game, op))
 
 
-def hand_id(game: int, version: int, key: str) -> str:
-    return f"uno:h:{game}:{version}:{key}"
+def hand_id(game: int, version: int, act: str) -> str:
+    return custom_id(HandKey(game, version, act))
 
 
 def hand_menu_id(game: int, version: int, page: int) -> str:
-    return f"uno:hs:{game}:{version}:{page}"
+    return custom_id(HandMenuKey(game, version, page))
 
 
-def settings_id(key: str) -> str:
-    return f"uno:s:{key}"
+def settings_id(menu: str) -> str:
+    return custom_id(SettingKey(menu))
 
 
 def rematch_id(game: int) -> str:
-    return f"uno:r:{game}"
+    return custom_id(RematchKey(game))
 
 
 def controller(interaction: discord.Interaction[Any]) -> Controller:
     return cast("Controller", interaction.client.uno)
 
 
-def _groups(item: ui.DynamicItem[Any]) -> dict[str, str]:
-    match = item.template.fullmatch(item.custom_id)
-    assert match is not None  # DynamicItem checked the template when it was made
-    return match.groupdict()
-
-
-class MyCardsButton(ui.DynamicItem[ui.Button[Any]], template=TABLE_ID):
-    def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
-        super().__init__(button, row=row)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(cast("ui.Button[Any]", item))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        game = int(_groups(self)["game"])
-        await controller(interaction).on_my_cards(interaction, game)
-
-
-class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=LOBBY_ID):
-    def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
-        super().__init__(button, row=row)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(cast("ui.Button[Any]", item))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        groups = _groups(self)
-        game, op = int(groups["game"]), groups["op"]
-        await controller(interaction).on_lobby_button(interaction, game, op)
-
-
-class HandButton(ui.DynamicItem[ui.Button[Any]], template=HAND_ID):
-    def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
-        super().__init__(button, row=row)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(cast("ui.Button[Any]", item))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        groups = _groups(self)
-        await controller(interaction).on_hand(
-            interaction, int(groups["game"]), int(groups["ver"]), groups["key"]
-        )
-
-
-class HandMenu(ui.DynamicItem[ui.Select[Any]], template=HAND_MENU_ID):
-    def __init__(self, select: ui.Select[Any], *, row: int | None = None) -> None:
-        super().__init__(select, row=row)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(cast("ui.Select[Any]", item))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        groups = _groups(self)
-        values = self.item.values
-        key = values[0] if values else "back"
-        await controller(interaction).on_hand(
-            interaction, int(groups["game"]), int(groups["ver"]), key
-        )
-
-
-class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=SETTINGS_ID):
-    def __init__(self, select: ui.Select[Any], *, row: int | None = None) -> None:
-        super().__init__(select, row=row)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(cast("ui.Select[Any]", item))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = self.item.values
-        if not values:
+async def dispatch(
+    interaction: discord.Interaction[Any], key: Key | None, item: ui.Item[Any]
+) -> None:
+    """Hand a pressed component to the Controller by its key; a key that did not parse (or a
+    key on a component of the wrong type) is answered as stale."""
+    c = controller(interaction)
+    values = list(item.values) if isinstance(item, ui.Select) else None
+    if isinstance(key, HandMenuKey):
+        key = key.choose(values[0]) if values else None
+    if isinstance(key, CardsKey):
+        await c.on_my_cards(interaction, key.game)
+    elif isinstance(key, LobbyKey):
+        await c.on_lobby_button(interaction, key.game, key.op)
+    elif isinstance(key, HandKey):
+        await c.on_hand(interaction, key)
+    elif isinstance(key, RematchKey):
+        await c.on_rematch(interaction, key.game)
+    elif (
+        isinstance(key, SettingKey)
+        and key.setting in SETTINGS_MENUS
+        and not key.value
+        and values is not None
+    ):
+        if values:
+            await c.on_settings_menu(interaction, key.setting, values[0])
+        else:
             await interaction.response.defer()
-            return
-        await controller(interaction).on_settings_menu(interaction, _groups(self)["key"], values[0])
+    else:
+        await c.on_unknown_component(interaction)
 
 
-class RematchButton(ui.DynamicItem[ui.Button[Any]], template=REMATCH_ID):
+class MyCardsButton(ui.DynamicItem[ui.Button[Any]], template=r"t:.*"):
     def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
         super().__init__(button, row=row)
 
@@ -168,7 +111,92 @@ class RematchButton(ui.DynamicItem[ui.Button[Any]], template=REMATCH_ID):
         return cls(cast("ui.Button[Any]", item))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await controller(interaction).on_rematch(interaction, int(_groups(self)["game"]))
+        await dispatch(interaction, parse(self.custom_id), self.item)
+
+
+class LobbyButton(ui.DynamicItem[ui.Button[Any]], template=r"l:.*"):
+    def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
+        super().__init__(button, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(cast("ui.Button[Any]", item))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, parse(self.custom_id), self.item)
+
+
+class HandButton(ui.DynamicItem[ui.Button[Any]], template=r"h:.*"):
+    def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
+        super().__init__(button, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(cast("ui.Button[Any]", item))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, parse(self.custom_id), self.item)
+
+
+class HandMenu(ui.DynamicItem[ui.Select[Any]], template=r"hm:.*"):
+    def __init__(self, select: ui.Select[Any], *, row: int | None = None) -> None:
+        super().__init__(select, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(cast("ui.Select[Any]", item))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, parse(self.custom_id), self.item)
+
+
+class SettingsMenu(ui.DynamicItem[ui.Select[Any]], template=r"s:.*"):
+    def __init__(self, select: ui.Select[Any], *, row: int | None = None) -> None:
+        super().__init__(select, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(cast("ui.Select[Any]", item))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, parse(self.custom_id), self.item)
+
+
+class RematchButton(ui.DynamicItem[ui.Button[Any]], template=r"r:.*"):
+    def __init__(self, button: ui.Button[Any], *, row: int | None = None) -> None:
+        super().__init__(button, row=row)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(cast("ui.Button[Any]", item))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, parse(self.custom_id), self.item)
+
+
+class Legacy(ui.DynamicItem[ui.Item[Any]], template=r"uno:.*"):
+    """A component sent before the shared grammar (`uno:<key>`): a running game's table and
+    lobby keep working across the upgrade; keys of the old hand menus (`wild:`, `page:`) are
+    refused like any outdated press, with a fresh hand."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await dispatch(interaction, parse(self.custom_id[len("uno:") :]), self.item)
 
 
 DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
@@ -178,6 +206,7 @@ DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     HandMenu,
     SettingsMenu,
     RematchButton,
+    Legacy,
 )
 
 

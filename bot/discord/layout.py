@@ -12,11 +12,14 @@ buttons under it.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 from discord import ui
 
+from bot import steps
+from bot.buttons import BACK, PAGE
 from bot.discord.items import (
     HandButton,
     HandMenu,
@@ -33,9 +36,9 @@ from bot.discord.items import (
 )
 from bot.render import Renderer
 from bot.settings import BOOL_OPTIONS, SWITCHES, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
-from bot.views import Choice, HandView, TableView
+from bot.views import HandView, TableView
 from core.actions import Action, ActionType
-from core.cards import Card, Color
+from core.cards import Color
 from core.rules import PRESET_NAMES
 
 MAX_ROWS = 5  # action rows in a message
@@ -111,22 +114,10 @@ def rematch_view(game_id: int, lang: str, r: Renderer) -> ui.View | None:
 # ------------------------------------------------------------------------------ a hand
 
 
-def unique_choices(hand: HandView) -> list[Choice]:
-    seen: set[str] = set()
-    out = []
-    for choice in hand.choices:
-        if choice.key not in seen:
-            seen.add(choice.key)
-            out.append(choice)
-    return out
-
-
-def split_choices(hand: HandView) -> tuple[list[Choice], list[Choice]]:
-    """(card choices, other choices) in the hand's order."""
-    choices = unique_choices(hand)
-    cards = [c for c in choices if c.action.type is ActionType.PLAY]
-    others = [c for c in choices if c.action.type is not ActionType.PLAY]
-    return cards, others
+def split_options(hand: HandView) -> tuple[list[steps.Option], list[steps.Option]]:
+    """(card buttons, other buttons) in the hand's order."""
+    options = steps.options(hand)
+    return [o for o in options if o.card], [o for o in options if not o.card]
 
 
 def rows(count: int) -> int:
@@ -141,8 +132,7 @@ def pages(cards: int) -> int:
     return max(1, math.ceil(cards / SELECT_PAGE))
 
 
-def _choice_style(choice: Choice) -> discord.ButtonStyle:
-    action = choice.action
+def _style(action: Action) -> discord.ButtonStyle:
     if action.type is ActionType.PLAY:
         card = action.card
         if card is not None and card.color is not None:
@@ -153,20 +143,19 @@ def _choice_style(choice: Choice) -> discord.ButtonStyle:
     return _ACTION_STYLE.get(action.type, Style.secondary)
 
 
-def _choice_button(hand: HandView, choice: Choice, r: Renderer, row: int) -> HandButton:
-    label = r.choice(hand.lang, choice, hand.colorblind, hand.pending_amount)
+def _option_button(hand: HandView, option: steps.Option, r: Renderer, row: int) -> HandButton:
     button = ui.Button[Any](
-        label=label[:80],
-        custom_id=hand_id(hand.game_id, hand.version, choice.key),
-        style=_choice_style(choice),
+        label=steps.option_label(r, hand, option)[:80],
+        custom_id=hand_id(hand.game_id, hand.version, option.act),
+        style=_style(option.action),
     )
     return HandButton(button, row=row)
 
 
-def _buttons(hand: HandView, choices: list[Choice], r: Renderer, first_row: int) -> list[Any]:
+def _buttons(hand: HandView, options: list[steps.Option], r: Renderer, first_row: int) -> list[Any]:
     return [
-        _choice_button(hand, choice, r, first_row + i // ROW_WIDTH)
-        for i, choice in enumerate(choices)
+        _option_button(hand, option, r, first_row + i // ROW_WIDTH)
+        for i, option in enumerate(options)
     ]
 
 
@@ -174,7 +163,7 @@ def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
     """The hand's buttons; the cards in a paged select menu when they do not fit as buttons."""
     if hand.left or hand.status != "running":
         return None
-    cards, others = split_choices(hand)
+    cards, others = split_options(hand)
     if cards_fit_as_buttons(len(cards), len(others)):
         return _view(_buttons(hand, cards, r, 0) + _buttons(hand, others, r, rows(len(cards))))
     total = pages(len(cards))
@@ -189,7 +178,7 @@ def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
     menu = ui.Select[Any](
         custom_id=hand_menu_id(hand.game_id, hand.version, page),
         placeholder=placeholder,
-        options=[_card_option(hand, choice, r) for choice in shown],
+        options=[_card_option(hand, option, r) for option in shown],
     )
     items: list[Any] = [HandMenu(menu, row=0)]
     row = 1
@@ -201,7 +190,7 @@ def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
             button = ui.Button[Any](
                 label=r.t(lang, label),
                 custom_id=hand_id(
-                    hand.game_id, hand.version, f"page:{min(max(0, target), total - 1)}"
+                    hand.game_id, hand.version, f"{PAGE}{min(max(0, target), total - 1)}"
                 ),
                 style=Style.secondary,
                 disabled=disabled,
@@ -211,42 +200,35 @@ def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
     return _view(items + _buttons(hand, others, r, row))
 
 
-def _card_option(hand: HandView, choice: Choice, r: Renderer) -> discord.SelectOption:
-    card = choice.action.card
+def _card_option(hand: HandView, option: steps.Option, r: Renderer) -> discord.SelectOption:
+    card = option.action.card
     assert card is not None
     return discord.SelectOption(
-        label=r.choice(hand.lang, choice, hand.colorblind)[:100],
-        value=choice.key,
+        label=steps.option_label(r, hand, option)[:100],
+        value=option.act,
         description=r.i18n.card_name(hand.lang, card)[:100],
     )
 
 
-def wild_card(hand: HandView, key: str) -> Card | None:
-    """The wild card of a `wild:<card>` choice of this hand, if it has one."""
-    for choice in hand.choices:
-        if choice.key == key and choice.colors:
-            return choice.action.card
-    return None
-
-
-def colors_view(hand: HandView, key: str, r: Renderer) -> ui.View | None:
-    """The second step after a wild card: its four colors and a way back."""
-    actions: list[Action] = hand.action_for(key)
+def step_view(hand: HandView, head: str, r: Renderer, names: Mapping[str, str]) -> ui.View | None:
+    """The second step of a move (a wild's four colors, the players a 7 swaps with) and a way
+    back: buttons while they fit, else a select menu."""
+    actions = steps.second_step(hand, head)
     items: list[Any] = []
-    for action in actions:
-        assert action.color is not None
+    for i, action in enumerate(actions[: (MAX_ROWS - 1) * ROW_WIDTH]):
+        color = steps.second_color(action)
         button = ui.Button[Any](
-            label=r.color(hand.lang, action.color, hand.colorblind),
+            label=steps.second_label(r, hand, action, names)[:80],
             custom_id=hand_id(hand.game_id, hand.version, str(action)),
-            style=_COLOR_STYLE[action.color],
+            style=Style.secondary if color is None else _COLOR_STYLE[color],
         )
-        items.append(HandButton(button, row=0))
+        items.append(HandButton(button, row=i // ROW_WIDTH))
     back = ui.Button[Any](
         label=r.t(hand.lang, "btn-back"),
-        custom_id=hand_id(hand.game_id, hand.version, "back"),
+        custom_id=hand_id(hand.game_id, hand.version, BACK),
         style=Style.secondary,
     )
-    items.append(HandButton(back, row=1))
+    items.append(HandButton(back, row=rows(len(items))))
     return _view(items)
 
 

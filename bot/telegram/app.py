@@ -43,6 +43,7 @@ from bot.telegram.routers import all_routers
 from bot.telegram.sender import RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
+from bot.timer_loop import TimerLoop
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,7 @@ class TelegramApp:
         self.freeze = freeze
         self.ui: TelegramUI | None = None
         self.web_runner: web.AppRunner | None = None
-        self._timers: asyncio.Task[None] | None = None
+        self.timers = TimerLoop(service, self._publish, prefix=PREFIX)
 
     async def setup(self) -> TelegramUI:
         if self.ui is not None:
@@ -203,25 +204,13 @@ class TelegramApp:
         if self.freeze:
             gc.collect()
             gc.freeze()
-        self._timers = asyncio.create_task(self._run_timers())
+        self.timers.start()
         return self.ui
 
     async def _publish(self, out: Outcome) -> None:
+        """A timer's outcome (a computer player moved, a turn timed out, a lobby expired)."""
         assert self.ui is not None
-        try:
-            await self.ui.publish(out, wait=False)
-        except Exception:
-            log.exception("publishing a timer outcome failed")
-
-    async def _run_timers(self) -> None:
-        while True:
-            try:
-                await self.service.run_timers(self._publish, prefix=PREFIX)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the timer loop failed; restarting it")
-                await asyncio.sleep(1.0)
+        await self.ui.publish(out, wait=False)
 
     async def run_polling(self, *, handle_signals: bool = False, polling_timeout: int = 30) -> None:
         await self.setup()
@@ -265,11 +254,7 @@ class TelegramApp:
 
     async def close(self) -> None:
         """Stop the timers, deliver what is queued, close the web server and the session."""
-        if self._timers is not None:
-            self._timers.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._timers
-            self._timers = None
+        await self.timers.stop()
         await self.sender.close()
         if self.web_runner is not None:
             await self.web_runner.cleanup()

@@ -1,43 +1,34 @@
-"""Callback data of every inline button (Telegram allows at most 64 bytes).
+"""Callback data of every inline button: the keys of `bot.buttons`, at most 64 bytes.
 
-A hand button carries the game and the hand's version, so a press on an outdated keyboard is
-refused: `h:<game>:<version>:<act>` where `act` is an action in the engine's notation
-(`play r7`, `play wild4 g`, `draw`, `uno`...), `colors <card>` to open the four colors of a wild,
-or `back` to close them. The rematch button under a match's result is `r:<game>`: the service
-refuses it unless that match is still the chat's last game.
+`Pressed(kind)` is the routers' filter: it parses the data once, range-checking every number, and
+hands the key to the handler as `key`. Data that does not parse (forged, mangled, a game id of
+2**63 or more) matches no handler but the catch-all, which answers it as a stale button.
 """
 
 from __future__ import annotations
 
-from aiogram.filters.callback_data import CallbackData
+from typing import Any
 
-COLORS_PREFIX = "colors "
-BACK = "back"
+from aiogram.filters import Filter
+from aiogram.types import CallbackQuery
 
-
-class HandCB(CallbackData, prefix="h"):
-    game: int
-    ver: int
-    act: str
+from bot.buttons import TELEGRAM_LIMIT, HandKey, Key, pack, parse
 
 
-class LobbyCB(CallbackData, prefix="l"):
-    game: int
-    act: str  # join | addbot | start
+class Pressed(Filter):
+    """A callback whose data is a key of this type; the handler gets it as `key`."""
+
+    def __init__(self, kind: type[Key]) -> None:
+        self.kind = kind
+
+    async def __call__(self, callback: CallbackQuery) -> bool | dict[str, Any]:
+        key = parse(callback.data or "")
+        return {"key": key} if isinstance(key, self.kind) else False
 
 
-class RematchCB(CallbackData, prefix="r"):
-    game: int  # the finished match the button was shown under
-
-
-class SettingsCB(CallbackData, prefix="s"):
-    key: str  # a key of ChatSettings.changed
-    value: str
+def data(key: Key) -> str:
+    return pack(key, TELEGRAM_LIMIT)
 
 
 def hand_data(game: int, version: int, act: str) -> str:
-    """`HandCB(game=..., ver=..., act=...).pack()` without building a model per button."""
-    data = f"{HandCB.__prefix__}:{game}:{version}:{act}"
-    if ":" in act or len(data.encode()) > 64:
-        raise ValueError(f"not valid hand button data: {data!r}")
-    return data
+    return data(HandKey(game, version, act))

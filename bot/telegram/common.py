@@ -12,12 +12,13 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramRetryAfter
 from aiogram.types import User as TgUser
 
+from bot import chat_keys
 from bot.service import Outcome, User
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-PREFIX = "tg:"
+PREFIX = chat_keys.prefix(chat_keys.TELEGRAM)
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
 ADMIN_TTL = 60.0
 ADMIN_CACHE = 10_000
@@ -25,17 +26,12 @@ RETRIES = 3
 
 
 def chat_key(chat_id: int) -> str:
-    return f"{PREFIX}{chat_id}"
+    return chat_keys.chat_key(chat_keys.TELEGRAM, chat_id)
 
 
 def chat_id_of(key: str) -> int | None:
     """The Telegram chat id of a service chat key, None for another platform's chat."""
-    if not key.startswith(PREFIX):
-        return None
-    try:
-        return int(key[len(PREFIX) :])
-    except ValueError:
-        return None
+    return chat_keys.chat_id(key, chat_keys.TELEGRAM)
 
 
 def user_of(user: TgUser) -> User:

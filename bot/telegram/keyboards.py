@@ -8,14 +8,15 @@ edit, were a good part of the bot's CPU time per move.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from bot import steps
+from bot.buttons import BACK, LobbyKey, RematchKey, SettingKey
 from bot.render import Renderer
 from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
-from bot.telegram.callbacks import BACK, COLORS_PREFIX, LobbyCB, RematchCB, SettingsCB, hand_data
+from bot.telegram.callbacks import data, hand_data
 from bot.telegram.sender import Keyboard
-from bot.views import Choice, HandView
-from core.actions import ActionType
+from bot.views import HandView
 from core.rules import PRESET_NAMES, Scoring
 
 CARDS_PER_ROW = 4
@@ -25,8 +26,7 @@ Button = dict[str, str]
 
 
 def button(*, text: str, callback_data: str = "", url: str = "") -> Button:
-    if len(callback_data.encode()) > 64:
-        raise ValueError(f"callback data over 64 bytes: {callback_data!r}")
+    """A callback button (its data from `bot.telegram.callbacks`, checked there) or a link."""
     if callback_data:
         return {"text": text, "callback_data": callback_data}
     return {"text": text, "url": url}
@@ -45,35 +45,30 @@ def _markup(rows: Iterable[list[Button]]) -> Keyboard | None:
     )
 
 
-def choice_act(choice: Choice) -> str:
-    """The `act` of a hand button: the action, or the color menu of a wild card."""
-    if choice.colors:
-        assert choice.action.card is not None
-        return COLORS_PREFIX + choice.action.card.text
-    return str(choice.action)
-
-
 def hand_keyboard(r: Renderer, view: HandView) -> Keyboard | None:
-    """A button per legal action: the cards first, then draw, pass, accept, UNO..."""
+    """A button per legal action (a wild card or a seven-zero 7 opens its second step): the
+    cards first, then draw, pass, accept, UNO..."""
     cards: list[Button] = []
     others: list[Button] = []
-    for choice in view.choices:
-        label = r.choice(view.lang, choice, view.colorblind, view.pending_amount)
-        data = hand_data(view.game_id, view.version, choice_act(choice))
-        kind = choice.action.type
-        row = cards if kind in (ActionType.PLAY, ActionType.CHOOSE) else others
-        row.append(button(text=label, callback_data=data))
+    for option in steps.options(view):
+        label = steps.option_label(r, view, option)
+        pressed = hand_data(view.game_id, view.version, option.act)
+        (cards if option.card else others).append(button(text=label, callback_data=pressed))
     return _markup([*_rows(cards, CARDS_PER_ROW), *_rows(others, 2)])
 
 
-def colors_keyboard(r: Renderer, view: HandView, choice: Choice) -> Keyboard | None:
-    """The four colors of a wild card, and a way back."""
-    buttons = []
-    for action in choice.colors:
-        assert action.color is not None
-        label = r.color(view.lang, action.color, view.colorblind)
-        data = hand_data(view.game_id, view.version, str(action))
-        buttons.append(button(text=label, callback_data=data))
+def step_keyboard(
+    r: Renderer, view: HandView, head: str, names: Mapping[str, str]
+) -> Keyboard | None:
+    """The second step of `head` (a wild's four colors, the players a 7 swaps with), and a way
+    back."""
+    buttons = [
+        button(
+            text=steps.second_label(r, view, action, names),
+            callback_data=hand_data(view.game_id, view.version, str(action)),
+        )
+        for action in steps.second_step(view, head)
+    ]
     back = hand_data(view.game_id, view.version, BACK)
     rows = [
         *_rows(buttons, 2),
@@ -84,7 +79,7 @@ def colors_keyboard(r: Renderer, view: HandView, choice: Choice) -> Keyboard | N
 
 def lobby_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:
     buttons = [
-        button(text=r.t(lang, f"btn-{act}"), callback_data=LobbyCB(game=game_id, act=act).pack())
+        button(text=r.t(lang, f"btn-{act}"), callback_data=data(LobbyKey(game_id, act)))
         for act in ("join", "addbot", "start")
     ]
     return _markup([buttons[:2], buttons[2:]])
@@ -92,8 +87,8 @@ def lobby_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:
 
 def rematch_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:
     """Under a match's result: open a new lobby at the same table."""
-    data = RematchCB(game=game_id).pack()
-    return _markup([[button(text=r.t(lang, "btn-rematch"), callback_data=data)]])
+    rematch = data(RematchKey(game_id))
+    return _markup([[button(text=r.t(lang, "btn-rematch"), callback_data=rematch)]])
 
 
 def link_keyboard(label: str, url: str) -> Keyboard | None:
@@ -101,7 +96,7 @@ def link_keyboard(label: str, url: str) -> Keyboard | None:
 
 
 def _setting(text: str, key: str, value: str) -> Button:
-    return button(text=text, callback_data=SettingsCB(key=key, value=value).pack())
+    return button(text=text, callback_data=data(SettingKey(key, value)))
 
 
 def _next(values: tuple[object, ...], current: object) -> object:

@@ -9,6 +9,9 @@ CPU time is aiogram's generic machinery rather than the network. Two shortcuts, 
   successful answer to those is not parsed into a `Message` (errors are parsed as usual, so
   429, 403 and "message is not modified" raise the same exceptions).
 
+A network error never carries the request's URL (it holds the token) into its message or its
+chain: aiogram logs those messages when polling fails.
+
 `close()` waits for TLS shutdown only when talking HTTPS (aiogram always sleeps 250 ms).
 """
 
@@ -31,7 +34,7 @@ from aiogram.methods import (
 )
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup
-from aiohttp import ClientError, ClientTimeout
+from aiohttp import ClientError, ClientResponseError, ClientTimeout
 
 UNREAD_RESULTS = (AnswerCallbackQuery, DeleteMessage, EditMessageReplyMarkup, EditMessageText)
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -71,12 +74,11 @@ class BotSession(AiohttpSession):
                 timeout=ClientTimeout(total=self.timeout if timeout is None else timeout),
             ) as resp:
                 raw = await resp.text()
-        except TimeoutError as exc:
-            raise TelegramNetworkError(method=method, message="Request timeout error") from exc
+        except TimeoutError:
+            raise TelegramNetworkError(method=method, message="Request timeout error") from None
         except ClientError as exc:
-            raise TelegramNetworkError(
-                method=method, message=f"{type(exc).__name__}: {exc}"
-            ) from exc
+            # Not chained, and without the URL: it holds the token (see `_describe`).
+            raise TelegramNetworkError(method=method, message=_describe(exc, bot.token)) from None
         if resp.status == 200 and isinstance(method, UNREAD_RESULTS) and _OK.match(raw):
             return cast(TelegramType, True)
         response = self.check_response(bot=bot, method=method, status_code=resp.status, content=raw)
@@ -87,3 +89,13 @@ class BotSession(AiohttpSession):
             await self._session.close()
             if self.api.base.startswith("https"):
                 await asyncio.sleep(0.25)  # TLS connections close in the background
+
+
+def _describe(exc: ClientError, token: str) -> str:
+    """A client error in words fit for a log: aiohttp puts the request's URL, which carries the
+    bot's token, into some errors' text (a `ClientResponseError` for a malformed answer)."""
+    if isinstance(exc, ClientResponseError):
+        text = f"{type(exc).__name__}: {exc.status}, message={exc.message!r}"
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return text.replace(token, "<token>")

@@ -1,9 +1,9 @@
 """Outcomes of the service into Telegram messages: one table per game, one hand per player.
 
 Every path that changes a game (a command, a button, the timer loop) ends in `publish`, so the
-group and the private chats look the same whoever moved. Message ids live in the storage's refs
-(`tg:lobby`, `tg:table`, `tg:hand:<user>`, plus `tg:title`), so a restarted bot keeps editing the
-same messages.
+group and the private chats look the same whoever moved. Message ids live in the game's refs
+(`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`, plus `tg:title`), so a restarted bot
+keeps editing the same messages.
 """
 
 from __future__ import annotations
@@ -15,20 +15,20 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from bot import notes, steps
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService
 from bot.telegram.common import chat_id_of, chat_key
 from bot.telegram.keyboards import (
-    colors_keyboard,
     hand_keyboard,
     link_keyboard,
     lobby_keyboard,
     rematch_keyboard,
+    step_keyboard,
 )
 from bot.telegram.mentions import mentioning
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
-from bot.views import Choice, HandView, TableView
-from core.events import CardsDrawn, HandRevealed
+from bot.views import HandView, TableView
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ class TelegramUI:
             loading = asyncio.get_running_loop().create_future()
             self._loading[game_id] = loading
             try:
-                refs = await self.service.storage.refs(game_id)
+                refs = await self.service.refs.all(game_id)
                 game = self._games.setdefault(game_id, _Game(dict(refs)))
                 loading.set_result(game)
             except BaseException as exc:
@@ -105,7 +105,7 @@ class TelegramUI:
         game = self._games.get(game_id)
         if game is not None:
             game.refs[key] = value
-        await self.service.storage.put_ref(game_id, key, value)
+        await self.service.refs.put(game_id, key, value)
 
     def _slot(self, game_id: int, game: _Game, key: str, chat_id: int) -> Slot:
         slot = game.slots.get(key)
@@ -146,24 +146,11 @@ class TelegramUI:
         if out.table is not None:
             await self.show_table(out.table, out.names)
         for player, view in out.hands.items():
-            notes = [
-                text
-                for e in out.private_events(player)
-                if isinstance(e, CardsDrawn)
-                and (
-                    text := self.r.event(
-                        out.lang, e, out.names, view.colorblind, viewer=player, scoring=out.scoring
-                    )
-                )
-            ]
-            futures.append(await self.show_hand(view, out.names, notes=notes))
-        for event in out.events:
-            if isinstance(event, HandRevealed) and event.viewer.isdigit():
-                text = self.r.event(
-                    out.lang, event, out.names, viewer=event.viewer, scoring=out.scoring
-                )
-                if text:  # the challenged hand: to the challenger's private chat only
-                    futures.append(self.sender.send(int(event.viewer), text))
+            drawn = notes.drawn(self.r, out, player, view.colorblind)
+            futures.append(await self.show_hand(view, out.names, notes=drawn))
+        for viewer, text in notes.revealed(self.r, out).items():
+            if viewer.isdigit():  # the challenged hand: to the challenger's private chat only
+                futures.append(self.sender.send(int(viewer), text))
         texts = self.r.announcements(out)
         if texts:
             markup = None
@@ -259,20 +246,18 @@ class TelegramUI:
 
         return self.sender.update(slot, render, view.version)
 
-    async def show_colors(
-        self, view: HandView, names: Mapping[str, str], choice: Choice
+    async def show_step(
+        self, view: HandView, names: Mapping[str, str], head: str
     ) -> asyncio.Future[Any]:
-        """The four colors of a wild card, in place of the hand's keyboard."""
+        """The second step of a move (a wild's colors, a 7's players) in place of the hand's
+        keyboard."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
-        card = choice.action.card
-        assert card is not None
 
         def render() -> Content:
-            label = self.r.card(view.lang, card, view.colorblind)
-            title = self.r.t(view.lang, "tg-colors-title", card=label)
+            title = steps.step_title(self.r, view, head)
             text = self._hand_text(game, view, names) + "\n\n" + title
-            return text, colors_keyboard(self.r, view, choice)
+            return text, step_keyboard(self.r, view, head, names)
 
         return self.sender.update(slot, render, view.version)
 
@@ -285,11 +270,14 @@ class TelegramUI:
         return int(stored) if stored else None
 
     async def _dm_forbidden(self, game_id: int, player: str, _chat_id: int) -> None:
-        """A player never opened the private chat: tell the group once, with a deep link."""
+        """A player never opened the private chat: tell the group once (even across restarts),
+        with a deep link. Until they open it, their hand is not sent again."""
         game = await self._game(game_id)
         if player in game.dm_closed or not game.chat_id:
             return
         game.dm_closed.add(player)
+        if not await notes.first_dm_closed(self.service.refs, game_id, player):
+            return
         lang = game.lang
         name = self.r.name(lang, player, game.names)
         text = self.r.t(lang, "error-dm-closed", name=name)

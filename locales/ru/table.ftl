@@ -281,7 +281,7 @@ console-start-new = 🆕 Начать новую: { $rules }, { $bots ->
    *[other] { $bots } робота
 } (незаконченная партия закончится без результата)
 console-saved = 💾 Партия сохранена: следующий запуск продолжит её с этого места.
-console-db-in-use = 🔒 За этим столом уже идёт игра в другом окне. Закройте её там или укажите другой файл: --db.
+console-db-in-use = 🔒 В файле { $path } уже идёт игра в другом окне. Закройте её там или укажите другой файл: { $option }.
 ## Bad command-line arguments (one line, then the console exits). $help: the option that lists them.
 console-arg-bots = Роботов может быть от { $min } до { $max }, а указано «{ $value }». Список аргументов: { $help }
 console-arg-preset = Набора правил «{ $value }» нет; есть { $names }. Список аргументов: { $help }

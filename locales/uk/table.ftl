@@ -281,7 +281,7 @@ console-start-new = 🆕 Почати нову: { $rules }, { $bots ->
    *[other] { $bots } робота
 } (незавершена партія закінчиться без результату)
 console-saved = 💾 Партію збережено: наступний запуск продовжить її з цього місця.
-console-db-in-use = 🔒 За цим столом уже йде гра в іншому вікні. Закрийте її там або вкажіть інший файл: --db.
+console-db-in-use = 🔒 У файлі { $path } уже йде гра в іншому вікні. Закрийте її там або вкажіть інший файл: { $option }.
 ## Bad command-line arguments (one line, then the console exits). $help: the option that lists them.
 console-arg-bots = Роботів може бути від { $min } до { $max }, а вказано «{ $value }». Список аргументів: { $help }
 console-arg-preset = Набору правил «{ $value }» немає; є { $names }. Список аргументів: { $help }

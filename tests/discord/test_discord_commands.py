@@ -100,7 +100,7 @@ async def test_language_follows_the_guild_locale_then_the_setting(
         other = "uk" if lang == "ru" else "ru"
         panel = (await t.slash(anya, "settings")).original
         assert panel is not None
-        await t.select(anya, panel, "uno:s:lang", other)
+        await t.select(anya, panel, "s:lang", other)
         assert RENDERER.t(other, "settings-title") in panel.text
         assert RENDERER.t(other, "lobby-title") in table.content  # the table follows at once
         assert RENDERER.t(other, "btn-join") in [b["label"] for b in t.fake.buttons(table)]
@@ -118,22 +118,22 @@ async def test_settings_menu_only_for_the_creator_or_an_admin(
         panel = (await t.slash(borya, "settings")).original
         assert panel is not None and panel.is_ephemeral and panel.ephemeral_to == borya.id
         assert [c["custom_id"] for c in t.fake.components(panel) if c.get("type") == 3] == [
-            f"uno:s:{key}" for key in ("preset", "lang", "timer", "target", "toggle")
+            f"s:{key}" for key in ("preset", "lang", "timer", "target", "toggle")
         ]
-        await t.select(borya, panel, "uno:s:timer", "30")
+        await t.select(borya, panel, "s:timer", "30")
         assert RENDERER.t("ru", "error-not-allowed") in panel.text
         assert (await t.service.settings(t.chat)).timer == 90
         # Anya created the game; Gleb administers the server.
         mine = (await t.slash(anya, "settings")).original
         assert mine is not None
-        await t.select(anya, mine, "uno:s:preset", "house")
-        await t.select(anya, mine, "uno:s:toggle", "no_bluffing")
-        await t.select(anya, mine, "uno:s:toggle", "scoring")
-        await t.select(anya, mine, "uno:s:target", "200")
+        await t.select(anya, mine, "s:preset", "house")
+        await t.select(anya, mine, "s:toggle", "no_bluffing")
+        await t.select(anya, mine, "s:toggle", "scoring")
+        await t.select(anya, mine, "s:target", "200")
         t.fake.users[gleb.id].permissions = DEFAULT_MEMBER_PERMISSIONS | ADMINISTRATOR
         admin = (await t.slash(gleb, "settings")).original
         assert admin is not None
-        await t.select(gleb, admin, "uno:s:timer", "off")
+        await t.select(gleb, admin, "s:timer", "off")
         settings = await t.service.settings(t.chat)
         rules = settings.rules()
         assert settings.preset == "house" and settings.timer is None

@@ -18,6 +18,7 @@ import pytest
 
 from bot.discord import layout
 from bot.discord.items import is_ours, table_id
+from tests.adapters.storage_calls import counting
 from tests.discord.fake_discord import (
     FakeUser,
     InteractionHandle,
@@ -27,13 +28,31 @@ from tests.discord.fake_discord import (
 from tests.discord.test_discord_bot import (
     RENDERER,
     Table,
+    hand_keys,
     hand_version,
     table_factory,
     versions_now,
 )
 
 JSON = dict[str, Any]
-FORGED_BUTTONS = ("uno:zzz", "garbage", "uno:t:abc", "uno:l:1:explode", "uno:h:1:2:", "uno:r:")
+# Ids of no kind, and ids of a kind whose fields do not parse: a word for a number, an id of
+# 2**63 or more (past the storage's INTEGER), a negative one, an empty act, a legacy prefix.
+FORGED_BUTTONS = (
+    "uno:zzz",
+    "garbage",
+    "uno:t:abc",
+    "t:abc",
+    "l:1:explode",
+    "h:1:2:",
+    "r:",
+    f"h:{2**63}:0:draw",
+    f"t:{2**63}",
+    f"l:{2**64}:join",
+    f"r:{10**30}",
+    "r:-1",
+    "h:1:-2:draw",
+    "hm:1:2:100",
+)
 
 
 @pytest.fixture
@@ -66,9 +85,13 @@ def callbacks(handle: InteractionHandle) -> int:
     return len([c for c in handle.calls if c.path.endswith("/callback")])
 
 
-def test_only_the_bots_templates_are_ours() -> None:
-    assert is_ours(table_id(7)) and is_ours("uno:h:1:2:play r7") and is_ours("uno:s:lang")
-    for custom_id in (*FORGED_BUTTONS, "uno:s:nope", "uno:t:1 ", "xuno:t:1", ""):
+def test_each_kind_of_key_is_taken_by_its_item_and_nothing_else_is() -> None:
+    """An item takes every id of its kind (it answers the ones that do not parse); ids of no
+    kind are the listener's."""
+    assert is_ours(table_id(7)) and is_ours("h:1:2:play r7") and is_ours("s:lang")
+    assert is_ours(f"h:{2**63}:0:draw") and is_ours("t:abc")
+    assert is_ours("uno:t:1") and is_ours("uno:zzz")  # the ids of before the shared grammar
+    for custom_id in ("garbage", "xt:1", "", "t:1\n", "UNO:t:1"):
         assert not is_ours(custom_id), custom_id
 
 
@@ -100,10 +123,10 @@ async def test_forged_components_get_a_private_answer_and_change_nothing(
             assert reply.text == expected
             assert reply.components() == []
         # A select menu of the /settings panel with an id of no menu the bot has.
-        snapshot = forged(panel, "uno:s:nope", kind=3)
+        snapshot = forged(panel, "s:nope", kind=3)
         options = next(c for c in walk_components(snapshot["components"]) if c["type"] == 3)
         choice = options["options"][0]["value"]
-        handle = await t.fake.select(t.bot, borya, panel, "uno:s:nope", [choice], snapshot=snapshot)
+        handle = await t.fake.select(t.bot, borya, panel, "s:nope", [choice], snapshot=snapshot)
         assert handle.ephemeral and handle.text == expected
         assert await state(t) == before
         # Nothing the bot had sent before was edited: the table, the hand, the panel.
@@ -159,13 +182,60 @@ async def test_mangled_keys_of_a_current_hand_are_refused_in_it(
         hand = await t.my_cards(anya)
         version = hand_version(hand)
         before = await state(t)
-        for key, notice in (("page:abc", "error-stale"), ("wild:zzz", "error-stale"),
+        for key, notice in (("pick play zzz", "error-stale"), ("pick play wild4", "error-stale"),
                             ("zzz", "error-bad-action")):  # fmt: skip
-            custom_id = f"uno:h:1:{version}:{key}"
+            custom_id = f"h:1:{version}:{key}"
             assert is_ours(custom_id)
             handle = await t.click(anya, hand, custom_id, snapshot=forged(hand, custom_id))
             assert handle.original_id == hand.id and callbacks(handle) == 1
             assert RENDERER.t("ru", notice) in hand.text, key
             assert hand_version(hand) == version
+        assert await state(t) == before
+        t.assert_clean()
+
+
+async def test_ids_at_the_limit_reach_the_service_and_beyond_it_do_not(
+    make_table: Callable[..., Any],
+) -> None:
+    """2**63 - 1 is an id the storage holds (no such game); 2**63 and more are forged, answered
+    as stale before anything reaches the storage."""
+    async with make_table() as t:
+        anya, borya, *_ = t.users
+        await t.started(anya, borya)
+        hand = await t.my_cards(anya)
+        before = await state(t)
+        at_limit, beyond = f"h:{2**63 - 1}:0:draw", f"h:{2**63}:0:draw"
+        with counting(t.storage) as calls:
+            handle = await t.click(anya, hand, at_limit, snapshot=forged(hand, at_limit))
+            assert t.bot.uno.t("ru", "error-no-game") in handle.text
+            for custom_id in (beyond, f"t:{2**63}", f"l:{2**64}:join", f"r:{10**30}"):
+                handle = await t.click(anya, hand, custom_id, snapshot=forged(hand, custom_id))
+                assert handle.text == stale_text(t, "ru"), custom_id
+        assert max(calls.ints()) == 2**63 - 1
+        assert await state(t) == before
+        t.assert_clean()
+
+
+async def test_the_components_of_before_the_shared_grammar_keep_working(
+    make_table: Callable[..., Any],
+) -> None:
+    """A table sent before the upgrade (`uno:t:<game>`) still opens the hand; an old hand's
+    menu key is refused with a fresh hand, nothing else."""
+    async with make_table() as t:
+        anya, borya, *_ = t.users
+        await t.started(anya, borya)
+        table = await t.table_message()
+        mover = anya if (await t.game()).current_player == t.uid(anya) else borya
+        old = "uno:t:1"
+        handle = await t.click(mover, table, old, snapshot=forged(table, old))
+        assert handle.original is not None and handle.original.is_ephemeral
+        assert stale_text(t, "ru") not in handle.text
+        assert "draw" in hand_keys(handle.original)
+        before = await state(t)
+        hand = handle.original
+        version = hand_version(hand)
+        legacy = f"uno:h:1:{version}:wild:wild4"
+        handle = await t.click(mover, hand, legacy, snapshot=forged(hand, legacy))
+        assert handle.original_id == hand.id
         assert await state(t) == before
         t.assert_clean()

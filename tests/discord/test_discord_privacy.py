@@ -58,7 +58,7 @@ async def scenario(t: Table) -> dict[int, int]:
     for user in (anya, borya, vika):  # hands by DM: each player's own choice
         panel = (await t.slash(user, "settings")).original
         assert panel is not None
-        await t.select(user, panel, "uno:s:toggle", "dm_hands")
+        await t.select(user, panel, "s:toggle", "dm_hands")
     t.fake.set_dm_closed(vika)
     table = await t.lobby(anya, borya, vika)
     await t.click(anya, table, label=tr("btn-addbot"))
@@ -80,7 +80,7 @@ async def scenario(t: Table) -> dict[int, int]:
     # Anya's hand comes by DM; she bluffs a Wild Draw Four from it.
     await t.click(anya, table, label=tr("btn-my-cards"))
     (anya_dm,) = t.fake.dm_messages(anya)
-    await t.press(anya, anya_dm, "wild:wild4")
+    await t.press(anya, anya_dm, "pick play wild4")
     await t.press(anya, anya_dm, "play wild4 g")
     # Borya challenges: guilty, Anya draws four; only Borya sees her hand.
     challenge = await t.slash(borya, "challenge")
@@ -106,7 +106,7 @@ async def scenario(t: Table) -> dict[int, int]:
     await t.slash(gleb, "stats")
     strangers = (await t.slash(gleb, "settings")).original
     assert strangers is not None
-    await t.select(gleb, strangers, "uno:s:timer", "30")
+    await t.select(gleb, strangers, "s:timer", "30")
     await t.slash(anya, "kill")
     return installed
 
@@ -145,7 +145,7 @@ async def test_privacy_and_language_of_everything_sent(
                 assert label not in texts, (label, texts)
             assert hand_title not in texts and own_draw not in texts and shown_hand not in texts
             for comp in walk_components(data.get("components") or []):
-                assert not str(comp.get("custom_id", "")).startswith(("uno:h:", "uno:hs:"))
+                assert not str(comp.get("custom_id", "")).startswith(("h:", "hm:"))
         # Anya's hand and draws reached nobody else, but for the challenger's one look.
         for user in (vika, gleb):
             seen = "\n".join(t.fake.visible_texts_for(user))

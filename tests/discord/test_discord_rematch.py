@@ -53,7 +53,7 @@ async def finish_match(t: Table) -> StoredMessage:
 
 
 def result_message(t: Table, game_id: int) -> StoredMessage:
-    custom_id = f"uno:r:{game_id}"
+    custom_id = f"r:{game_id}"
     found = [
         m
         for m in t.fake.channel_messages(t.world.channel)
@@ -77,7 +77,7 @@ async def test_the_rematch_button_under_the_result(
         assert t.fake.buttons(await t.table_message()) == []  # the finished table has none
         # Borya asks: the result keeps its text and loses its button; the lobby is posted.
         text = result.content
-        pressed = await t.click(borya, result, "uno:r:1")
+        pressed = await t.click(borya, result, "r:1")
         assert pressed.callback_type == 7 and pressed.original_id == result.id
         assert result.content == text and t.fake.buttons(result) == []
         rec = await t.storage.active_game(t.chat)
@@ -89,10 +89,10 @@ async def test_the_rematch_button_under_the_result(
         assert invited in lobby.content  # a mention: see test_discord_rematch_mentions
         assert RENDERER.t(t.lang, "bot-name", number=1) in lobby.content
         assert [b["custom_id"] for b in t.fake.buttons(lobby)] == [
-            f"uno:l:2:{op}" for op in ("join", "addbot", "start")
+            f"l:2:{op}" for op in ("join", "addbot", "start")
         ]
         # The button as an older client still shows it, and /rematch: a lobby is open.
-        again = await t.click(vika, result, "uno:r:1", snapshot=result.versions[0])
+        again = await t.click(vika, result, "r:1", snapshot=result.versions[0])
         assert again.ephemeral and t_(t, "error-game-exists") in again.text
         command = await t.slash(vika, RENDERER.i18n.command_name(t.lang, "rematch"))
         assert command.ephemeral and t_(t, "error-game-exists") in command.text
@@ -105,7 +105,7 @@ async def test_the_rematch_button_under_the_result(
         nothing = await t.slash(gleb, "rematch")
         assert nothing.ephemeral and nothing.text == t_(t, "error-no-rematch")
         assert "/" + RENDERER.i18n.command_name(t.lang, "new") in nothing.text
-        stale = await t.click(gleb, result, "uno:r:1", snapshot=result.versions[0])
+        stale = await t.click(gleb, result, "r:1", snapshot=result.versions[0])
         assert stale.ephemeral and stale.text == t_(t, "error-rematch-stale")
         assert await t.storage.active_game(t.chat) is None
         t.assert_clean()
@@ -121,14 +121,14 @@ async def test_a_match_ended_by_leave_and_the_rematch_command(
         await t.install(t.position({anya: "r5 r7", borya: "g2 g3"}))
         left = await t.slash(borya, "leave")  # Anya is left alone: she wins the match
         assert left.original is not None and not left.ephemeral
-        assert [b["custom_id"] for b in t.fake.buttons(left.original)] == ["uno:r:1"]
+        assert [b["custom_id"] for b in t.fake.buttons(left.original)] == ["r:1"]
         lobby = await t.slash(anya, RENDERER.i18n.command_name(t.lang, "rematch"))
         message = lobby.original
         assert message is not None and message.is_public
         invited = RENDERER.t(t.lang, "lobby-invited", names=f"<@{borya.id}>", count=1)
         assert invited in message.content
         assert await t.storage.get_ref(2, TABLE_REF) == str(message.id)  # the lobby's table
-        refused = await t.click(borya, left.original, "uno:r:1")
+        refused = await t.click(borya, left.original, "r:1")
         assert refused.ephemeral and t_(t, "error-game-exists") in refused.text
         t.assert_clean()
 

@@ -61,7 +61,7 @@ async def test_the_rematch_button_pings_the_invited_once(
         anya, borya, vika, _ = t.users
         result = await finish_match(t)  # Anya, Borya and a robot
         assert t.fake.pings == [] and pinging(t) == []
-        await t.click(borya, result, "uno:r:1")
+        await t.click(borya, result, "r:1")
         lobby = await t.table_message()
         assert invited(t, f"<@{anya.id}>") in lobby.content
         assert lobby.content.count("<@") == 1  # not Borya (he asked), never the robot

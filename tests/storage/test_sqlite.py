@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import get_i18n
 from bot.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -714,14 +715,33 @@ async def test_a_second_bot_refuses_to_start_with_a_clear_message(db_path: Path)
     try:
         done = await asyncio.to_thread(
             subprocess.run,
-            [sys.executable, "-m", "bot", "--console", "--db", str(db_path)],
+            [sys.executable, "-m", "bot", "--console", "--lang", "uk", "--db", str(db_path)],
             cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
             env={**os.environ, "TELEGRAM_TOKEN": "", "DISCORD_TOKEN": ""},
         )  # fmt: skip
     finally:
         await s.close()
     assert done.returncode == 1, done.stderr
-    assert done.stderr.strip() == (
+    # The console is a player's window: they are told in their language, with the file named.
+    assert done.stderr.strip() == get_i18n().t(
+        "uk", "console-db-in-use", path=str(db_path), option="--db"
+    )
+
+
+async def test_a_second_chat_bot_refuses_to_start_with_a_clear_message(db_path: Path) -> None:
+    s = await Storage.open(db_path)
+    try:
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot"],
+            cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+            env={**os.environ, "TELEGRAM_TOKEN": "123:fake", "DISCORD_TOKEN": "",
+                 "DATABASE": str(db_path), "TELEGRAM_API_BASE": "http://127.0.0.1:9"},
+        )  # fmt: skip
+    finally:
+        await s.close()
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().endswith(
         f"python -m bot: the database {db_path} is already in use by another bot process"
         f" (process {os.getpid()}); stop that process first, or give this one another database"
     )

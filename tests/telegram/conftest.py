@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
+from aiogram import BaseMiddleware
+from aiogram.types import TelegramObject
 from pydantic import SecretStr
 
+from bot.buttons import HandKey, parse
 from bot.config import Settings
 from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.i18n import LANGS, I18n
@@ -22,7 +25,6 @@ from bot.render import Renderer
 from bot.service import UnoService
 from bot.storage import Storage
 from bot.telegram.app import TelegramApp, create_bot
-from bot.telegram.callbacks import HandCB
 from bot.telegram.common import chat_key
 from bot.telegram.sender import RateLimit
 from bot.views import BOT_PREFIX
@@ -42,12 +44,45 @@ NAMES = {
     "uk": ["Оксана", "Тарас", "Ірина", "Богдан"],
 }
 TITLES = {"ru": "Вечер карт", "uk": "Вечір карток"}
-TURN_ACTS = ("play", "colors", "draw", "pass", "accept", "challenge", "choose")
+TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
 
 
 @cache
 def renderer() -> Renderer:
     return Renderer(I18n(strict=True))
+
+
+SETTLE_TIMEOUT = 30.0  # a bound for a hung bot, not a wait: settling waits on events
+
+
+class InFlight(BaseMiddleware):
+    """Counts the updates the Dispatcher is handling, so that `settle` can wait for none.
+
+    An update's handler task reaches this outer middleware in its first step, which the event
+    loop runs before the polling request that confirms the update can reach the fake."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        self.count += 1
+        self._idle.clear()
+        try:
+            return await handler(event, data)
+        finally:
+            self.count -= 1
+            if self.count == 0:
+                self._idle.set()
+
+    async def idle(self) -> None:
+        await self._idle.wait()
 
 
 class Harness:
@@ -84,6 +119,7 @@ class Harness:
         self.service: UnoService | None = None
         self.app: TelegramApp | None = None
         self._polling: asyncio.Task[None] | None = None
+        self.inflight = InFlight()
         self.check_language = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -108,6 +144,8 @@ class Harness:
             wait=5.0,
             freeze=False,
         )
+        self.inflight = InFlight()
+        self.app.dp.update.outer_middleware(self.inflight)
         self._polling = asyncio.create_task(self.app.run_polling(polling_timeout=5))
         for _ in range(500):
             if self.api.waiting_polls:
@@ -141,10 +179,21 @@ class Harness:
         return self.service
 
     async def settle(self) -> None:
+        """Until the bot has handled every injected update and sent what it queued.
+
+        Waits on events, never on a quiet time: every update fetched (the fake saw the next
+        offset), no handler running (`InFlight`), every queue drained; again until a pass makes
+        no call. A busy machine only makes it later. (Timer outcomes are not updates: tests
+        that need one wait for `app.timers`.)"""
         assert self.app is not None
-        await self.api.idle(quiet=0.03)
-        await self.app.sender.drain(10)
-        await self.api.idle(quiet=0.01)
+        while True:
+            calls = self.api.call_count
+            await self.api.idle(quiet=0, timeout=SETTLE_TIMEOUT)
+            await asyncio.wait_for(self.inflight.idle(), SETTLE_TIMEOUT)
+            await self.app.sender.drain(SETTLE_TIMEOUT)
+            await self.api.idle(quiet=0, timeout=SETTLE_TIMEOUT)
+            if self.api.call_count == calls and self.inflight.count == 0:
+                return
 
     async def say(
         self, user: FakeUser, text: str, chat: FakeChat | int | None = None, **kw: Any
@@ -228,7 +277,8 @@ class Harness:
     async def acts(self, user: FakeUser) -> dict[str, str]:
         """The hand's buttons: action -> callback data."""
         msg = await self.hand(user)
-        return {HandCB.unpack(b["callback_data"]).act: b["callback_data"] for b in msg.buttons}
+        keys = {b["callback_data"]: parse(b["callback_data"]) for b in msg.buttons}
+        return {k.act: data for data, k in keys.items() if isinstance(k, HandKey)}
 
     async def act(self, user: FakeUser, act: str) -> CallbackAnswer:
         """Press the hand's button for `act` (it must be on the current keyboard)."""
@@ -240,7 +290,7 @@ class Harness:
     async def play(self, user: FakeUser, card: str, color: str | None = None) -> CallbackAnswer:
         if color is None:
             return await self.act(user, f"play {card}")
-        await self.act(user, f"colors {card}")
+        await self.act(user, f"pick play {card}")
         return await self.act(user, f"play {card} {color}")
 
     async def press_button(self, user: FakeUser, label: str) -> CallbackAnswer:

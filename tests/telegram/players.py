@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-# In order of preference: call UNO, play a colored card, open a wild's colors, play a wild's
-# color, choose the first card's color, take a penalty, draw, pass.
+# In order of preference: call UNO, play a colored card, open a card's second step (a wild's
+# colors), play a second step's choice, choose the first card's color, take a penalty, draw, pass.
 PREFERENCES: tuple[Callable[[str], bool], ...] = (
     lambda a: a == "uno",
     lambda a: a.startswith("play ") and len(a.split()) == 2,
-    lambda a: a.startswith("colors "),
+    lambda a: a.startswith("pick "),
     lambda a: a.startswith("play "),
     lambda a: a.startswith("choose "),
     lambda a: a == "accept",

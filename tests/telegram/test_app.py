@@ -3,12 +3,15 @@ token that never reaches the logs."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import traceback
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
+from aiogram.exceptions import TelegramNetworkError
 from pydantic import SecretStr
 
 from bot.config import Settings
@@ -101,3 +104,35 @@ async def test_token_is_secret_and_never_logged(
     assert caplog.records
     assert all(secret not in r.getMessage() for r in caplog.records)
     assert secret not in caplog.text
+
+
+async def test_a_malformed_answer_never_puts_the_token_in_an_error() -> None:
+    """aiohttp puts the request's URL (with the token) into a `ClientResponseError`, e.g. for a
+    malformed status line; aiogram logs the message of the network error it becomes whenever
+    polling fails. The session's error carries neither the URL nor the original in its chain."""
+
+    async def garbage(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)
+        writer.write(b"HTTP/1.1 20x OK\r\nContent-Length: 2\r\n\r\n{}")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(garbage, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    token = "123456:SECRET-token-value"
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_token=SecretStr(token),
+        telegram_api_base=f"http://127.0.0.1:{port}",
+    )
+    bot = create_bot(settings)
+    try:
+        with pytest.raises(TelegramNetworkError) as caught:
+            await bot.get_me()
+        text = "".join(traceback.format_exception(caught.value))
+        assert "ClientResponseError: 400" in text  # what went wrong is still said
+        assert "SECRET" not in text and "/bot123456" not in text
+    finally:
+        await bot.session.close()
+        server.close()
+        await server.wait_closed()

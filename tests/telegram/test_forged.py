@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bot.telegram.common import chat_key
+from tests.adapters.storage_calls import counting
 from tests.telegram.conftest import Harness
 
 ALERT_LIMIT = 200  # characters Telegram shows in a callback's alert
@@ -43,12 +44,21 @@ async def test_unusable_data_in_the_group_points_to_the_table(harness: Harness) 
         f"l:{game_id + 1}:join",  # another lobby's button
         "r:abc",
         "s:",
+        # Ids out of range: 2**63 and more, negative. Refused before anything reaches the storage.
+        f"l:{2**63}:join",
+        f"l:{game_id}{'0' * 30}:start",
+        "l:-1:join",
+        f"r:{2**64}",
+        f"h:{2**63}:0:draw",
+        f"l:{2**63 - 1}:join",  # in range: another lobby's button
     )
-    for user in (h.users[1], stranger):
-        for data in forged:
-            answer = await h.press(user, h.group, table.message_id, data, strict=False)
-            assert (answer.text, answer.show_alert) == (expected, True), data
-    await h.settle()
+    with counting(h.storage) as storage_calls:
+        for user in (h.users[1], stranger):
+            for data in forged:
+                answer = await h.press(user, h.group, table.message_id, data, strict=False)
+                assert (answer.text, answer.show_alert) == (expected, True), data
+        await h.settle()
+    assert all(0 <= n < 2**63 for n in storage_calls.ints())
     assert await h.storage.active_game(chat_key(h.group.id)) == before
     others = [
         c.method

@@ -3,6 +3,7 @@ refusals, players who never opened the private chat, flood control, a restart.""
 
 from __future__ import annotations
 
+import asyncio
 import math
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from bot.telegram.sender import RateLimit
 from core.game import Game
 from core.rules import Rules
+from tests.adapters.storage_calls import counting
 from tests.telegram.conftest import Harness, can_act, play_until, policy
 
 DRAW = "y3 y4 y5 y6 y7 y8 y9 b1 b2 b3 b4 b6 b7 b8 b9"
@@ -242,14 +244,23 @@ async def test_stale_and_unparsable_buttons_are_refused_with_a_fresh_keyboard(
     assert (await h.press(mover, mover.id, hand.message_id, old)).text is None
     rec = await h.storage.active_game(f"tg:{h.group.id}")  # type: ignore[union-attr]
     stale = h.r.t("ru", "error-stale")
-    for data in (old, "h:oops", "zzz", f"h:{game_id}:x:draw", "l:1"):
-        answer = await h.press(mover, mover.id, hand.message_id, data, strict=False)
-        assert (answer.text, answer.show_alert) == (stale, True), data
-    assert await h.storage.active_game(f"tg:{h.group.id}") == rec  # type: ignore[union-attr]
+    # Ids out of range (2**63 and more, negative) are forged data: refused before the storage.
+    forged = (f"h:{2**63}:0:draw", f"h:{game_id}:{2**64}:draw", "h:-1:0:draw", f"h:{10**40}:0:x")
+    assert h.storage is not None
+    with counting(h.storage) as calls:
+        for data in (old, "h:oops", "zzz", f"h:{game_id}:x:draw", "l:1", *forged):
+            answer = await h.press(mover, mover.id, hand.message_id, data, strict=False)
+            assert (answer.text, answer.show_alert) == (stale, True), data
+        # At the limit, an id is a number the storage holds: no such game.
+        limit = f"h:{2**63 - 1}:0:draw"
+        answer = await h.press(mover, mover.id, hand.message_id, limit, strict=False)
+        assert (answer.text, answer.show_alert) == (h.r.t("ru", "error-no-game"), True)
+    assert max(calls.ints()) == 2**63 - 1
+    assert await h.storage.active_game(f"tg:{h.group.id}") == rec
     fresh = await h.hand(mover)
     assert old not in [b["callback_data"] for b in fresh.buttons]
     # A stale press on the color menu of a wild card is refused the same way.
-    menu = f"h:{game_id}:0:colors wild"
+    menu = f"h:{game_id}:0:pick play wild"
     answer = await h.press(mover, mover.id, hand.message_id, menu, strict=False)
     assert (answer.text, answer.show_alert) == (stale, True)
 
@@ -314,6 +325,33 @@ async def test_player_who_never_opened_the_private_chat(harness: Harness) -> Non
     await h.open_hand(d)
     hand = await h.hand(d)
     assert f"({size + 1} карт" in hand.plain_text
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "started": {0, 1}, "seed": 3}], indirect=True)
+async def test_the_group_is_told_once_about_a_closed_private_chat_across_a_restart(
+    harness: Harness,
+) -> None:
+    """The mark is stored with the game (`service.refs.once`): a restarted bot that finds the
+    chat closed again does not repeat the notice."""
+    h = harness
+    d = h.users[2]
+    await h.new_game(players=3)
+    notice = h.r.t("ru", "error-dm-closed", name=d.first_name)
+    assert [m.plain_text for m in h.api.messages(h.group.id)].count(notice) == 1
+    await h.restart()
+    for _ in range(30):
+        game = await h.game()
+        if game.current_player == str(d.id):
+            break
+        mover = h.user(game.current_player)
+        acts = await can_act(h, mover)
+        assert acts is not None
+        await h.act(mover, policy(acts) or "draw")
+    await h.settle()
+    assert (await h.game()).current_player == str(d.id)
+    forbidden = [c for c in h.api.calls(chat_id=d.id) if c.status == 403]
+    assert len(forbidden) == 2  # once before the restart, once after it
+    assert [m.plain_text for m in h.api.messages(h.group.id)].count(notice) == 1
 
 
 # ---------------------------------------------------------------------- flood control
@@ -400,27 +438,32 @@ async def test_restart_mid_round_and_finish_it(harness: Harness) -> None:
 
 @pytest.mark.parametrize("harness", [{"players": 2, "seed": 2}], indirect=True)
 async def test_computer_player_moves_through_the_timer_loop(harness: Harness) -> None:
+    """The people play until the computer player's turn; then the test waits for the timer
+    loop to publish its move (an event, not a sleep: a busy machine only makes it later)."""
     h = harness
     a, b = h.users
     await h.say(a, "/new")
     await h.say(b, "/join")
     await h.press_button(a, h.r.t("ru", "btn-addbot"))
     await h.say(a, "/start")
+    assert h.app is not None
+    timers = h.app.timers
     bot = "ai:1"
     for _ in range(60):
-        log = await h.storage.log(await h.game_id())  # type: ignore[union-attr]
-        if any(e.actor == bot for e in log):
-            break
+        # Read the count first: a move published after this read is waited for below.
+        published = timers.published
         game = await h.game()
         if game.current_player == bot:
-            await h.api.wait_for(lambda c: c.is_("editMessageText"), timeout=2)
-            await h.settle()
-            continue
+            await asyncio.wait_for(timers.wait_published(published + 1), timeout=30)
+            break
         mover = h.user(game.current_player)
         acts = await can_act(h, mover)
         assert acts is not None
         await h.act(mover, policy(acts) or "draw")
+    else:
+        raise AssertionError("the computer player never got a turn")
     await h.settle()
     log = await h.storage.log(await h.game_id())  # type: ignore[union-attr]
     assert any(e.actor == bot for e in log)
+    assert (await h.game()).current_player != bot
     assert h.r.t("ru", "bot-name", number=1) in (await h.table()).plain_text

@@ -10,7 +10,6 @@ from functools import partial
 import pytest
 from aiogram import Bot
 
-from bot.telegram.callbacks import HandCB, hand_data
 from bot.telegram.sender import Bucket, RateLimit, Sender, Slot
 from tests.telegram.conftest import language_violations, privacy_violations
 from tests.telegram.fake_bot_api import FakeBotAPI
@@ -122,14 +121,3 @@ async def test_the_checks_catch_leaks_and_foreign_words(api: FakeBotAPI, bot: Bo
     for text in ("Привіт", "Hello", "tg-welcome", "Ходит { $name }"):
         assert any(repr(text) in p for p in problems), text
     assert language_violations(api, "uk", ["Соня"])  # Russian texts are not Ukrainian
-
-
-def test_hand_button_data_matches_the_callback_factory() -> None:
-    for game, ver, act in ((1, 0, "draw"), (123456, 98765, "play wild4 g"), (7, 3, "colors wild")):
-        data = hand_data(game, ver, act)
-        assert data == HandCB(game=game, ver=ver, act=act).pack()
-        assert HandCB.unpack(data) == HandCB(game=game, ver=ver, act=act)
-    with pytest.raises(ValueError):
-        hand_data(1, 1, "wild:wild4")
-    with pytest.raises(ValueError):
-        hand_data(10**20, 10**20, "play wild4 g" * 3)

@@ -9,13 +9,14 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.service import Notice, Outcome, UnoService, User
-from bot.telegram.callbacks import LobbyCB, RematchCB
+from bot import steps
+from bot.buttons import LobbyKey, RematchKey
+from bot.service import Outcome, UnoService, User
+from bot.telegram.callbacks import Pressed
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
 from bot.telegram.ui import TelegramUI
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
-LOBBY_ACTS = ("join", "addbot", "start")
 
 
 async def answer(message: Message, ui: TelegramUI, out: Outcome, *, info: bool = True) -> None:
@@ -50,7 +51,7 @@ async def rematch(message: Message, service: UnoService, ui: TelegramUI) -> None
 
 
 async def rematch_button(
-    callback: CallbackQuery, callback_data: RematchCB, service: UnoService, ui: TelegramUI
+    callback: CallbackQuery, key: RematchKey, service: UnoService, ui: TelegramUI
 ) -> None:
     """The button under a match's result. A refused press (a lobby is open again, an older
     match's button) only gets its alert; an accepted one takes the button away."""
@@ -59,7 +60,7 @@ async def rematch_button(
         await retrying(lambda: callback.answer())
         return
     user = user_of(callback.from_user)
-    out = await service.rematch(chat_key(message.chat.id), user, game_id=callback_data.game)
+    out = await service.rematch(chat_key(message.chat.id), user, game_id=key.game)
     if out.ok and out.table is not None:
         await ui.remember_title(out.table.game_id, message.chat.title)
         ui.sender.remove_keyboard(message.chat.id, message.message_id)
@@ -159,7 +160,7 @@ async def kick(
 
 async def lobby_button(
     callback: CallbackQuery,
-    callback_data: LobbyCB,
+    key: LobbyKey,
     bot: Bot,
     service: UnoService,
     ui: TelegramUI,
@@ -171,22 +172,22 @@ async def lobby_button(
         await retrying(lambda: callback.answer())
         return
     chat_id = message.chat.id
-    key = chat_key(chat_id)
+    chat = chat_key(chat_id)
     user = user_of(callback.from_user)
-    current = (await service.table(key)).table
-    if current is None:
-        text = ui.notice(lang, Notice("error-no-game"))
+    refusal = await steps.lobby_refusal(service, chat, key.game)
+    if refusal is not None:
+        # An older lobby's button, or forged data: nothing of the player's is shown here.
+        text = (
+            ui.r.t(lang, "tg-stale-button-group")
+            if refusal == steps.STALE
+            else ui.notice(lang, refusal)
+        )
         await retrying(lambda: callback.answer(text, show_alert=True))
         return
-    if current.game_id != callback_data.game or callback_data.act not in LOBBY_ACTS:
-        # An older lobby's button, or forged data: nothing of the player's is shown here.
-        stale = ui.r.t(lang, "tg-stale-button-group")
-        await retrying(lambda: callback.answer(stale, show_alert=True))
-        return
-    if callback_data.act == "join":
-        out = await service.join(key, user)
-    elif callback_data.act == "addbot":
-        out = await service.add_bot(key, user)
+    if key.op == "join":
+        out = await service.join(chat, user)
+    elif key.op == "addbot":
+        out = await service.add_bot(chat, user)
     else:
         out = await _start(bot, admins, service, chat_id, user)
     await ui.publish(out)
@@ -206,6 +207,6 @@ def make_router() -> Router:
     router.message.register(start, Command("start"))
     router.message.register(kill, Command("kill"))
     router.message.register(kick, Command("kick"))
-    router.callback_query.register(lobby_button, LobbyCB.filter())
-    router.callback_query.register(rematch_button, RematchCB.filter())
+    router.callback_query.register(lobby_button, Pressed(LobbyKey))
+    router.callback_query.register(rematch_button, Pressed(RematchKey))
     return router

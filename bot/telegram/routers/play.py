@@ -6,8 +6,10 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.service import Notice, UnoService
-from bot.telegram.callbacks import BACK, COLORS_PREFIX, HandCB
+from bot import steps
+from bot.buttons import HandKey
+from bot.service import UnoService
+from bot.telegram.callbacks import Pressed
 from bot.telegram.common import chat_key, retrying, user_of
 from bot.telegram.routers.lobby import answer
 from bot.telegram.ui import TelegramUI
@@ -29,43 +31,24 @@ async def challenge(message: Message, service: UnoService, ui: TelegramUI) -> No
 
 
 async def hand_button(
-    callback: CallbackQuery,
-    callback_data: HandCB,
-    service: UnoService,
-    ui: TelegramUI,
-    lang: str,
+    callback: CallbackQuery, key: HandKey, service: UnoService, ui: TelegramUI, lang: str
 ) -> None:
-    """A press on a hand's button: refused with a fresh keyboard unless it is current."""
+    """A press on a hand's button (see `bot.steps.press`): a move, or a step of the hand's own
+    menu; refused with a fresh keyboard unless it is current."""
     user = user_of(callback.from_user)
-    cb = callback_data
-    if cb.act == BACK or cb.act.startswith(COLORS_PREFIX):
-        # Opening or closing the four colors of a wild card changes nothing in the game.
-        out = await service.hand(user, game_id=cb.game)
-        view = out.hands.get(user.id)
-        error = out.error
-        if view is not None and error is None:
-            choice = None
-            if cb.act != BACK:
-                key = "wild:" + cb.act[len(COLORS_PREFIX) :]
-                choice = next((c for c in view.choices if c.key == key), None)
-            if view.version != cb.ver or (cb.act != BACK and choice is None):
-                error = Notice("error-stale")
-                await ui.settle(await ui.show_hand(view, out.names))
-            elif choice is not None:
-                await ui.settle(await ui.show_colors(view, out.names, choice))
-            else:
-                await ui.settle(await ui.show_hand(view, out.names))
-        text = None if error is None else ui.notice(out.lang or lang, error)
-        await retrying(lambda: callback.answer(text, show_alert=text is not None))
-        return
     # The chat of a game the adapter has shown saves the service a lookup by id.
-    out = await service.act(
-        user, cb.act, chat_key=ui.chat_key_of(cb.game), game_id=cb.game, version=cb.ver
-    )
-    if out.error is not None and user.id in out.hands:
-        _retire_old_keyboard(callback, ui, cb.game, user.id)
-    await ui.publish(out)
-    text = None if out.error is None else ui.notice(out.lang or lang, out.error)
+    pressed = await steps.press(service, user, key, chat_key=ui.chat_key_of(key.game))
+    out, hand = pressed.out, pressed.hand
+    if pressed.moved:
+        if out.error is not None and hand is not None:
+            _retire_old_keyboard(callback, ui, key.game, user.id)
+        await ui.publish(out)
+    elif hand is not None and pressed.step is not None:
+        await ui.settle(await ui.show_step(hand, out.names, pressed.step))
+    elif hand is not None:
+        await ui.settle(await ui.show_hand(hand, out.names))
+    error = pressed.error
+    text = None if error is None else ui.notice(out.lang or lang, error)
     await retrying(lambda: callback.answer(text, show_alert=text is not None))
 
 
@@ -88,5 +71,5 @@ def make_router() -> Router:
     router = Router(name="play")
     router.message.register(uno, Command("uno"), GROUPS)
     router.message.register(challenge, Command("challenge"), GROUPS)
-    router.callback_query.register(hand_button, HandCB.filter())
+    router.callback_query.register(hand_button, Pressed(HandKey))
     return router

@@ -15,7 +15,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.service import Notice, UnoService, User
+from bot.service import Notice, UnoService
 from bot.telegram.common import retrying, user_of
 from bot.telegram.ui import TelegramUI
 
@@ -36,12 +36,6 @@ GROUP_ONLY = (
 )
 
 
-async def _players_games(service: UnoService, user: User) -> list[int]:
-    return [
-        rec.id for rec in await service.running_games() if user.id in rec.meta.get("players", ())
-    ]
-
-
 async def start(
     message: Message, command: CommandObject, service: UnoService, ui: TelegramUI, lang: str
 ) -> None:
@@ -56,7 +50,7 @@ async def start(
             return
         await ui.show_hand(view, out.names, fresh=True)
         return
-    games = await _players_games(service, user)
+    games = await service.games_of(user.id)
     ui.say(message.chat.id, ui.r.t(lang, "tg-welcome-back" if games else "tg-welcome"))
     for game_id in games:
         out = await service.hand(user, game_id=game_id)
@@ -82,7 +76,7 @@ async def unknown_button(
     user = user_of(callback.from_user)
     if message is not None:
         current: set[int | None] = set()
-        for game_id in await _players_games(service, user):
+        for game_id in await service.games_of(user.id):
             out = await service.hand(user, game_id=game_id)
             view = out.hands.get(user.id)
             if view is not None:

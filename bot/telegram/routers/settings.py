@@ -13,15 +13,16 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.buttons import SettingKey
 from bot.service import UnoService
-from bot.telegram.callbacks import SettingsCB
+from bot.telegram.callbacks import Pressed
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
 from bot.telegram.keyboards import settings_keyboard
 from bot.telegram.ui import TelegramUI
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 IN_GROUP = F.message.chat.type.in_({"group", "supergroup"})
-SETTINGS_DATA = F.data.startswith(SettingsCB.__prefix__ + SettingsCB.__separator__)
+SETTINGS_DATA = F.data.startswith("s:")
 
 
 async def show_settings(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
@@ -33,7 +34,7 @@ async def show_settings(message: Message, service: UnoService, ui: TelegramUI, l
 
 async def change(
     callback: CallbackQuery,
-    callback_data: SettingsCB,
+    key: SettingKey,
     bot: Bot,
     service: UnoService,
     ui: TelegramUI,
@@ -44,19 +45,17 @@ async def change(
     if message is None or message.chat.type not in ("group", "supergroup"):
         await outside_group(callback, ui, lang)
         return
-    key = chat_key(message.chat.id)
+    chat = chat_key(message.chat.id)
     user = user_of(callback.from_user)
     out = await as_admin_if_needed(
-        lambda admin: service.change_setting(
-            key, user, callback_data.key, callback_data.value, is_admin=admin
-        ),
+        lambda admin: service.change_setting(chat, user, key.setting, key.value, is_admin=admin),
         lambda: admins.check(bot, message.chat.id, callback.from_user.id),
     )
     if out.error is not None:
         text = ui.notice(out.lang, out.error)
         await retrying(lambda: callback.answer(text, show_alert=True))
         return
-    settings = await service.settings(key)
+    settings = await service.settings(chat)
     lang = settings.lang or out.lang
     ui.edit(
         message.chat.id,
@@ -78,6 +77,6 @@ async def outside_group(callback: CallbackQuery, ui: TelegramUI, lang: str) -> N
 def make_router() -> Router:
     router = Router(name="settings")
     router.message.register(show_settings, Command("settings"), GROUPS)
-    router.callback_query.register(change, SettingsCB.filter())
+    router.callback_query.register(change, Pressed(SettingKey))
     router.callback_query.register(outside_group, SETTINGS_DATA, ~IN_GROUP)
     return router

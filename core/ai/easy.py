@@ -1,4 +1,4 @@
-"""The computer player: a fast rule-of-thumb strategy over public information only.
+"""The easy computer player: a fast rule-of-thumb strategy over public information only.
 
 `choose_action(game, player, rng)` answers "what does the computer in this seat do now?", on its
 turn and off it. It reads only what a human at the table could know:
@@ -36,11 +36,13 @@ The strategy, in order:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.cards import COLORS, WILD_FOUR, Card, Color, Kind
+from core.cards import COLORS, WILD_FOUR, Card, Color, Kind, standard_deck
 from core.game import Game
 
 # Cards of each color in a standard deck: one 0 and two each of 1-9, Skip, Reverse, Draw Two.
@@ -64,6 +66,24 @@ NO_FOLLOW = 1.5  # nothing would follow: the next turn is likely a draw
 KEEP_WILD_HAND = 5  # with this many cards and nobody close to out, draw rather than spend a wild
 
 
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The weights of the rules of thumb; `EASY` is the easy player's, the strong player has its
+    own. `block` values the chance that the next player holds nothing that plays on our card
+    (computed from the cards we have not seen); the easy player ignores it."""
+
+    wild_keep: float = WILD_KEEP
+    color_weight: float = COLOR_WEIGHT
+    follow_bonus: float = FOLLOW_BONUS
+    no_follow: float = NO_FOLLOW
+    keep_wild_hand: int = KEEP_WILD_HAND
+    block: float = 0.0
+    hold_attack: float = 0.0  # keep Skip and Draw Two back while the next player is not close
+
+
+EASY = Style()
+
+
 def random_action(game: Game, player: str, rng: random.Random) -> Action | None:
     """Uniform over `player`'s legal actions (None when there are none): the baseline opponent.
 
@@ -76,7 +96,9 @@ def random_action(game: Game, player: str, rng: random.Random) -> Action | None:
     return legal[rng.randrange(len(legal))]
 
 
-def choose_action(game: Game, player: str, rng: random.Random | None = None) -> Action | None:
+def choose_action(
+    game: Game, player: str, rng: random.Random | None = None, style: Style = EASY
+) -> Action | None:
     """What the computer player `player` does now; None when it has nothing (useful) to do.
 
     `rng` only breaks ties (between equally good colors or cards); without it ties go to the
@@ -93,7 +115,7 @@ def choose_action(game: Game, player: str, rng: random.Random | None = None) -> 
         return A.CATCH
     if player != game.current_player:
         return _jump_in(legal)
-    action = _turn_action(game, player, legal, rng)
+    action = turn_action(game, player, legal, rng, style)
     if (
         action.type is ActionType.PLAY
         and A.UNO in legal
@@ -124,10 +146,23 @@ def _jump_in(legal: list[Action]) -> Action | None:
 class _View:
     """The public position as seen from one seat, computed once per decision."""
 
-    __slots__ = ("game", "hand", "n", "next_size", "opponent_min", "player", "prev_size", "sizes")
+    __slots__ = (
+        "game",
+        "hand",
+        "n",
+        "next_size",
+        "opponent_min",
+        "player",
+        "prev_size",
+        "sizes",
+        "style",
+        "unseen",
+        "unseen_total",
+    )
 
-    def __init__(self, game: Game, player: str) -> None:
+    def __init__(self, game: Game, player: str, style: Style) -> None:
         self.game = game
+        self.style = style
         self.player = player
         self.hand: list[Card] = game.hands[player]
         self.sizes = game.hand_sizes()
@@ -137,16 +172,44 @@ class _View:
         self.next_size = self.sizes[players[(idx + game.direction) % self.n]]
         self.prev_size = self.sizes[players[(idx - game.direction) % self.n]]
         self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
+        self.unseen: Counter[Card] = Counter()
+        if style.block:
+            # The cards this seat has not seen: the others' hands and the draw pile.
+            self.unseen.update(standard_deck(game.rules.creepers))
+            self.unseen.subtract(self.hand)
+            self.unseen.subtract(game.discard)
+        self.unseen_total = max(sum(self.unseen.values()), 1)
+
+    def stuck(self, card: Card, color: Color) -> float:
+        """The chance that the next player holds nothing playable on `card` in `color`, were
+        their cards a random draw from the unseen ones (hypergeometric)."""
+        m = 0
+        for c, count in self.unseen.items():
+            if count > 0 and (c.is_wild or c.color is color or c.face == card.face):
+                m += count
+        u = self.unseen_total
+        chance = 1.0
+        for i in range(self.next_size):
+            if u - i <= 0:
+                break
+            chance *= max(u - m - i, 0) / (u - i)
+        return chance
 
 
-def _turn_action(game: Game, player: str, legal: list[Action], rng: random.Random | None) -> Action:
-    view = _View(game, player)
+def turn_action(
+    game: Game,
+    player: str,
+    legal: list[Action],
+    rng: random.Random | None,
+    style: Style = EASY,
+) -> Action:
+    view = _View(game, player, style)
     if game.current_color is None:
         # The first flipped card was a wild: name the color we hold most of.
-        return A.CHOOSE[_best_color(view.hand, rng)]
+        return A.CHOOSE[best_color(view.hand, rng)]
     if game.pending is not None:
         return _answer_penalty(view, legal, rng)
-    plays = _distinct_plays(legal)
+    plays = distinct_plays(legal)
     if game.has_drawn:
         drawn = game.drawn
         if drawn is not None and drawn in plays and _worth_playing_drawn(view, drawn):
@@ -155,7 +218,7 @@ def _turn_action(game: Game, player: str, legal: list[Action], rng: random.Rando
     best: Card | None = None
     best_score = 0.0
     for card in plays:
-        if card is WILD_FOUR and _holds_color(view.hand, game.current_color):
+        if card is WILD_FOUR and holds_color(view.hand, game.current_color):
             continue  # never bluff: a challenge would cost four cards
         score = _score_play(view, card)
         if rng is not None:
@@ -169,7 +232,7 @@ def _turn_action(game: Game, player: str, legal: list[Action], rng: random.Rando
     return _play_action(view, best, rng)
 
 
-def _distinct_plays(legal: list[Action]) -> list[Card]:
+def distinct_plays(legal: list[Action]) -> list[Card]:
     """The cards that may be played now, once each (a wild is listed once per color)."""
     seen: dict[Card, None] = {}
     for action in legal:
@@ -183,11 +246,24 @@ def _play_action(view: _View, card: Card, rng: random.Random | None) -> Action:
         return A.PLAY[card]
     rest = list(view.hand)
     rest.remove(card)
-    color = _best_color(rest, rng)
+    color = best_color(rest, rng) if not view.style.block else _wild_color(view, card, rest)
     return A.PLAY_WILD[card][COLORS.index(color)]
 
 
-def _holds_color(hand: Sequence[Card], color: Color | None) -> bool:
+def _wild_color(view: _View, card: Card, rest: list[Card]) -> Color:
+    """The strong style's wild color: one we hold much of and the next player likely lacks."""
+    counts = _color_counts(rest)
+    style = view.style
+    danger = 3.0 if view.next_size <= DANGER else 1.0
+
+    def value(color: Color) -> float:
+        held = counts[color] + sum(c.points for c in rest if c.color is color) / 1000.0
+        return style.color_weight * held + style.block * view.stuck(card, color) * danger
+
+    return max(COLORS, key=value)
+
+
+def holds_color(hand: Sequence[Card], color: Color | None) -> bool:
     return any(c.color is color for c in hand)
 
 
@@ -199,7 +275,7 @@ def _color_counts(hand: Sequence[Card]) -> dict[Color, int]:
     return counts
 
 
-def _best_color(hand: Sequence[Card], rng: random.Random | None) -> Color:
+def best_color(hand: Sequence[Card], rng: random.Random | None) -> Color:
     """The color we hold most of (then the one worth most points, to shed it): our wild color."""
     counts = dict.fromkeys(COLORS, 0.0)
     for card in hand:
@@ -221,11 +297,15 @@ def _score_play(view: _View, card: Card) -> float:
     counts = _color_counts(rest)
     danger = view.opponent_min <= DANGER
     next_danger = view.next_size <= DANGER
+    style = view.style
     score = 0.0
     if card.is_wild:
-        color = max(COLORS, key=counts.__getitem__)
+        if style.block:
+            color = _wild_color(view, card, rest)
+        else:
+            color = max(COLORS, key=counts.__getitem__)
         # Holding a wild keeps a way out of any color; spend it only when nothing else plays.
-        score -= WILD_KEEP
+        score -= style.wild_keep
         if card is WILD_FOUR:
             score += 4 * OPPONENT_CARD + TURN_VALUE - 2.0
             if next_danger:
@@ -234,13 +314,17 @@ def _score_play(view: _View, card: Card) -> float:
         assert card.color is not None
         color = card.color
     # Stay in the color we hold most of, so that we can go on playing.
-    score += COLOR_WEIGHT * counts[color]
+    score += style.color_weight * counts[color]
     # Cards in the rest of the hand that would follow this one (same color or same face).
     follow = sum(1 for c in rest if c.is_wild or c.color is color or c.face == card.face)
-    score += FOLLOW_BONUS if follow else -NO_FOLLOW
+    score += style.follow_bonus if follow else -style.no_follow
+    if style.block:
+        score += style.block * view.stuck(card, color) * (3.0 if next_danger else 1.0)
     # Shed points: a little always, much more when someone may go out soon.
     score += card.points * (0.08 if danger else 0.01)
     kind = card.kind
+    if kind in _ATTACKS and not next_danger:
+        score -= style.hold_attack
     if kind is Kind.DRAW_TWO:
         score += 2 * OPPONENT_CARD + TURN_VALUE * 0.5
         if next_danger:
@@ -258,6 +342,9 @@ def _score_play(view: _View, card: Card) -> float:
     return score
 
 
+_ATTACKS = (Kind.SKIP, Kind.DRAW_TWO)
+
+
 def _worth_playing_wild(view: _View, card: Card) -> bool:
     """Play a wild as our only playable card, or draw and keep it for when it is needed more?
 
@@ -266,7 +353,7 @@ def _worth_playing_wild(view: _View, card: Card) -> bool:
     playable card. With nothing left to draw, keeping it would only pass the turn (and with every
     player doing so, the round would never end).
     """
-    if view.opponent_min <= DANGER or len(view.hand) < KEEP_WILD_HAND:
+    if view.opponent_min <= DANGER or len(view.hand) < view.style.keep_wild_hand:
         return True
     if sum(1 for c in view.hand if c.is_wild) > 1:
         return True
@@ -279,7 +366,7 @@ def _worth_playing_drawn(view: _View, drawn: Card) -> bool:
     """After drawing: play the drawn card, unless it is a wild we would rather keep."""
     if not drawn.is_wild:
         return True
-    if drawn is WILD_FOUR and _holds_color(view.hand, view.game.current_color):
+    if drawn is WILD_FOUR and holds_color(view.hand, view.game.current_color):
         return False  # no bluffing
     return _worth_playing_wild(view, drawn)
 
@@ -292,7 +379,7 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
     game = view.game
     pending = game.pending
     assert pending is not None
-    answers = _distinct_plays(legal)
+    answers = distinct_plays(legal)
     best_answer: Card | None = None
     if answers:
         rest_counts = _color_counts(view.hand)
