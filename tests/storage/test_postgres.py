@@ -12,6 +12,7 @@ import pytest
 from bot.storage import (
     GameRecord,
     LogEntry,
+    PlayerResult,
     SchemaTooNew,
     StorageError,
     StoragePort,
@@ -102,6 +103,29 @@ async def test_lock_timeout_turns_a_long_wait_into_a_storage_error(postgres_url:
         assert (await s.commit(game.id, 0, state={}, meta={}, status="running")).version == 1
     finally:
         await other.close()
+        await s.close()
+
+
+async def test_a_value_postgres_cannot_hold_is_a_value_error(postgres_url: str) -> None:
+    """PostgreSQL text holds no NUL character and bigint ends at 2**63 - 1: the caller's value
+    is refused with ValueError (not a StorageError to retry), and nothing is stored."""
+    s = await PostgresStorage.open(postgres_url)
+    try:
+        game = await s.create_game(CHAT, {})
+        g = await s.commit(game.id, 0, state={}, meta={}, status="running")
+        for bad in (
+            lambda: s.commit(g.id, 1, state={}, meta={}, status="running",
+                             log=[LogEntry("u1", "play\x00r5")]),
+            lambda: s.put_ref(g.id, "table", "1\x002"),
+            lambda: s.record_match(CHAT, g.id, [PlayerResult("u1", "A", True, 2**63)]),
+        ):  # fmt: skip
+            with pytest.raises(ValueError) as info:
+                await bad()
+            assert isinstance(info.value.__cause__, asyncpg.DataError)
+        assert await s.get_game(g.id) == g
+        assert await s.refs(g.id) == {} and await s.player_stats(CHAT, "u1") is None
+        assert (await s.commit(g.id, 1, state={}, meta={}, status="running")).version == 2
+    finally:
         await s.close()
 
 

@@ -78,12 +78,14 @@ _FAILURES: Final = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, Time
 def backend_failure(exc: BaseException) -> BaseException:
     """``exc`` as callers see it: a database or connection failure becomes StorageError.
 
-    asyncpg reports a value it cannot encode (a lone surrogate in a string, say) as a
-    ``DataError`` caused by the value's own ``ValueError`` or ``TypeError``, before anything
-    is sent: that is the caller's bad value, raised as a ``ValueError`` like the codec's own.
+    A value the database cannot hold is the caller's, not a fault of the machine, and raises
+    ``ValueError`` like the codec's own checks: asyncpg reports one it cannot encode (a lone
+    surrogate) as a ``DataError`` before sending anything, and PostgreSQL refuses others (a NUL
+    character in text, a number past ``bigint``) with a data exception, SQLSTATE class 22,
+    which asyncpg also raises as ``DataError``.  Either way the transaction is rolled back.
     The storage's answers (``VersionConflict``, ``GameNotFound``, ...) pass unchanged.
     """
-    if isinstance(exc, asyncpg.DataError) and isinstance(exc.__cause__, (ValueError, TypeError)):
+    if isinstance(exc, asyncpg.DataError):
         refused = ValueError(f"a value cannot be stored: {exc}")
         refused.__cause__ = exc
         return refused
