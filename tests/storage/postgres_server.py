@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import shutil
 import tempfile
 from collections import deque
 from collections.abc import AsyncIterator, Coroutine
@@ -83,7 +84,11 @@ class Databases:
 def databases() -> Databases:
     # A short folder under /tmp: the server's Unix socket path must stay under ~100 bytes.
     folder = tempfile.mkdtemp(prefix="uno-pg-")
-    srv = pgserver.get_server(folder, cleanup_mode="delete")
+    try:
+        srv = pgserver.get_server(folder, cleanup_mode="delete")
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     srv.psql(
         "ALTER SYSTEM SET fsync = off;"
         " ALTER SYSTEM SET synchronous_commit = off;"
