@@ -9,13 +9,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bot.config import Settings
 from bot.i18n import LANGS, get_i18n, normalize_lang
 from bot.render import Renderer
 from bot.service import UnoService
-from bot.storage import DatabaseInUse, Storage
+from bot.storage import DatabaseInUse, Storage, open_storage, sqlite_path
 from core.rules import MAX_PLAYERS, PRESET_NAMES
 
 MIN_BOTS, MAX_BOTS = 1, MAX_PLAYERS - 1
@@ -120,7 +120,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def console_path(args: argparse.Namespace, settings: Settings) -> Path:
-    return Path(args.db or settings.database.with_name("console.sqlite3"))
+    """The console table's own SQLite file: ``--db``, or beside the bot's SQLite database (in
+    ``data/`` when the bot's database is a PostgreSQL server)."""
+    beside = sqlite_path(settings.database) or Path("data/uno.sqlite3")
+    return Path(args.db or beside.with_name("console.sqlite3"))
 
 
 async def run_console(args: argparse.Namespace, settings: Settings) -> int:
@@ -146,7 +149,8 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def run_chats(settings: Settings) -> int:
-    storage = await Storage.open(settings.database)
+    # The service only calls the port; its annotations still name the SQLite class.
+    storage = cast(Storage, await open_storage(settings.database))
     try:
         service = UnoService(storage, bot_delay=settings.bot_delay, lobby_idle=settings.lobby_idle)
         await service.start()

@@ -17,7 +17,9 @@ class Settings(BaseSettings):
 
     telegram_token: SecretStr | None = None
     discord_token: SecretStr | None = None
-    database: Path = Path("data/uno.sqlite3")
+    # Where the data lives: a SQLite file (a path or sqlite:///path, one bot process per file)
+    # or postgresql://user:password@host:port/db (any number of bot processes).
+    database: str | Path = "data/uno.sqlite3"
     # A self-hosted Bot API server (or a test's fake one) instead of api.telegram.org.
     telegram_api_base: str | None = None
     # Webhook mode for production; polling when no URL is set.

@@ -1,7 +1,8 @@
 """Durable storage for games, settings, adapter refs and statistics, behind one port.
 
 :mod:`bot.storage.port` says what every adapter promises (the data types, the errors and the
-:class:`StoragePort` protocol); :mod:`bot.storage.sqlite` is the embedded default.
+:class:`StoragePort` protocol); :mod:`bot.storage.sqlite` is the embedded default and
+:mod:`bot.storage.postgres` the one several bot processes can share.
 :func:`open_storage` picks the adapter from the database setting.
 """
 
@@ -28,7 +29,7 @@ from bot.storage.sqlite import (
     Storage,
     WriteStats,
 )
-from bot.storage.url import open_storage
+from bot.storage.url import open_storage, sqlite_path
 
 __all__ = [
     "DEFAULT_MAX_BATCH",
@@ -51,4 +52,5 @@ __all__ = [
     "VersionConflict",
     "WriteStats",
     "open_storage",
+    "sqlite_path",
 ]

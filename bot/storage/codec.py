@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from bot.storage.port import STATUSES, GameRecord, PlayerResult
+from core.rules import Scoring
 
 # Game ids are signed 64-bit integers in SQLite and PostgreSQL (bigint) alike.  A Python int
 # outside this range cannot even be bound (sqlite3 raises OverflowError), so such an id -- say,
@@ -48,6 +49,15 @@ def json_object(raw: str | bytes | None) -> dict[str, Any] | None:
     return value
 
 
+def settings_object(raw: str | bytes | None) -> dict[str, Any] | None:
+    """A chat's stored settings; a value that is not a JSON object reads as none (the
+    defaults), so that one damaged row cannot stop its chat from playing."""
+    try:
+        return json_object(raw)
+    except ValueError:
+        return None
+
+
 def game_record(row: Sequence[Any]) -> GameRecord:
     """A record from a stored row, its columns in the order of :class:`GameRecord`.
 
@@ -78,3 +88,17 @@ def match_results(game_id: int, results: Sequence[PlayerResult]) -> str:
     return dumps(
         [{"user_id": r.user_id, "name": r.name, "won": r.won, "points": r.points} for r in results]
     )
+
+
+def match_totals(
+    results: Sequence[PlayerResult], scoring: Scoring
+) -> list[tuple[str, str, int, int, int, int]]:
+    """What a match adds to each player's statistics row: ``(user_id, name, wins, points,
+    tally_games, tally_points)``.  A `tally` match's points go to the tally sums, never to
+    `points` (see :class:`~bot.storage.port.StatRow`)."""
+    tally = scoring is Scoring.TALLY
+    return [
+        (r.user_id, r.name, int(r.won), 0 if tally else r.points, int(tally),
+         r.points if tally else 0)
+        for r in results
+    ]  # fmt: skip

@@ -27,7 +27,7 @@ from bot.storage import (
     VersionConflict,
 )
 from core.rules import Scoring
-from tests.storage.conftest import CORRUPTIONS, Backend, FakeClock
+from tests.storage.conftest import CORRUPT_CASES, Backend, FakeClock
 
 CHAT = "tg:-100123"
 OTHER = "dc:9876"
@@ -587,7 +587,7 @@ async def test_a_lobby_can_be_marked_broken(storage: StoragePort) -> None:
     assert await storage.open_games() == []
 
 
-@pytest.mark.parametrize("how", CORRUPTIONS)
+@pytest.mark.parametrize(("backend", "how"), CORRUPT_CASES, indirect=["backend"])
 @pytest.mark.parametrize("column", ["state", "meta"])
 async def test_a_corrupt_row_reads_as_corrupt_and_never_raises(
     backend: Backend, storage: StoragePort, column: str, how: str

@@ -37,6 +37,7 @@ from bot.storage import (
     StoragePort,
     VersionConflict,
     open_storage,
+    sqlite_path,
 )
 from bot.storage.sqlite import games, migrate
 from bot.storage.sqlite.connection import ConnectionThread
@@ -465,12 +466,20 @@ async def test_open_storage_chooses_by_url(tmp_path: Path, monkeypatch: pytest.M
         assert path.is_file(), url
     memory = await open_storage(":memory:")
     await memory.close()
-    for url in ("postgresql://bot@db/uno", "postgres://db/uno"):
-        with pytest.raises(ValueError, match="PostgreSQL"):
-            await open_storage(url)
     for url in ("mysql://db/uno", "sqlite:///"):
         with pytest.raises(ValueError, match="database"):
             await open_storage(url)
+
+
+def test_sqlite_path_names_the_file_of_a_sqlite_setting_only() -> None:
+    """The console keeps its own file beside the bot's SQLite file, or in data/ when the bot's
+    database is a server."""
+    assert sqlite_path("data/uno.sqlite3") == Path("data/uno.sqlite3")
+    assert sqlite_path(Path("/srv/uno.db")) == Path("/srv/uno.db")
+    assert sqlite_path("sqlite:///data/uno.db") == Path("data/uno.db")
+    assert sqlite_path("sqlite:////srv/uno.db") == Path("/srv/uno.db")
+    for url in ("postgresql://bot@db/uno", "postgres://db/uno", ":memory:", "sqlite:///"):
+        assert sqlite_path(url) is None, url
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, Final
 
-from bot.storage.codec import json_object
+from bot.storage.codec import settings_object
 from bot.storage.sqlite.group_commit import Apply
 
 GET: Final = "SELECT CAST(data AS BLOB) FROM settings WHERE chat_key = ?"
@@ -14,12 +14,7 @@ GET: Final = "SELECT CAST(data AS BLOB) FROM settings WHERE chat_key = ?"
 def decode(row: sqlite3.Row | None) -> dict[str, Any] | None:
     """The stored settings; a value that is not a JSON object reads as none (the defaults),
     so that one damaged row cannot stop its chat from playing."""
-    if row is None:
-        return None
-    try:
-        return json_object(row[0])
-    except ValueError:
-        return None
+    return None if row is None else settings_object(row[0])
 
 
 def put(chat_key: str, data: str, now: float) -> Apply:

@@ -6,33 +6,21 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from bot.storage.codec import match_results
+from bot.storage.codec import match_results, match_totals
 from bot.storage.port import GameNotFound, PlayerResult, StatRow
+from bot.storage.ranking import leaderboard_order
 from core.rules import Scoring
 
 COLUMNS: Final = "user_id, name, games, wins, points, tally_games, tally_points"
 
 PLAYER: Final = f"SELECT {COLUMNS} FROM player_stats WHERE chat_key = ? AND user_id = ?"
 
-_ORDER: Final = {
-    Scoring.WINNER: "points DESC",
-    Scoring.TALLY: "tally_games = 0, tally_points ASC",
-}
-
 
 def leaderboard_sql(scoring: Scoring) -> str:
-    """Most wins first: a win means the same under both scorings, so wins are the one measure
-    that compares a whole history.  Equal wins are settled by points, each sum in its own
-    direction and the chat's current `scoring` first: most `winner` points, or fewest `tally`
-    points among those who played tally games (no tally games is not a perfect tally score);
-    then the other mode's points; then fewer games, name and id, so the order is total and
-    stable.  A chat that only ever played one mode is thus ranked by wins, then by its own
-    points in the direction its scoring counts them."""
-    other = Scoring.TALLY if scoring is Scoring.WINNER else Scoring.WINNER
+    """The chat's top players in :func:`bot.storage.ranking.leaderboard_order`."""
     return (
         f"SELECT {COLUMNS} FROM player_stats WHERE chat_key = ?"
-        f" ORDER BY wins DESC, {_ORDER[scoring]}, {_ORDER[other]},"
-        " games ASC, name ASC, user_id ASC LIMIT ?"
+        f" ORDER BY {leaderboard_order(scoring)} LIMIT ?"
     )
 
 
@@ -50,12 +38,7 @@ def recorder(
     game whose statistics are recorded.
     """
     payload = match_results(game_id, results)
-    tally = scoring is Scoring.TALLY
-    totals = [
-        (r.user_id, r.name, int(r.won), 0 if tally else r.points, int(tally),
-         r.points if tally else 0)
-        for r in results
-    ]  # fmt: skip
+    totals = match_totals(results, scoring)
 
     def record(conn: sqlite3.Connection, chat_key: str) -> None:
         try:
