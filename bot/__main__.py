@@ -9,7 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from bot.config import Settings
 from bot.i18n import LANGS, get_i18n, normalize_lang
@@ -150,7 +150,7 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
 
 async def run_chats(settings: Settings) -> int:
     # The service only calls the port; its annotations still name the SQLite class.
-    storage = cast(Storage, await open_storage(settings.database))
+    storage = await open_storage(settings.database)
     try:
         service = UnoService(storage, bot_delay=settings.bot_delay, lobby_idle=settings.lobby_idle)
         await service.start()

@@ -32,7 +32,7 @@ from bot.service.settings import SettingsCases
 from bot.service.settings_store import SettingsStore
 from bot.service.unit_of_work import UnitOfWork
 from bot.settings import ChatSettings
-from bot.storage import GameRecord, StatRow, Storage
+from bot.storage import GameRecord, StatRow, StoragePort
 
 __all__ = [
     "ANNOUNCED",
@@ -48,7 +48,7 @@ __all__ = [
 class UnoService:
     def __init__(
         self,
-        storage: Storage,
+        storage: StoragePort,
         *,
         clock: Callable[[], float] = time.time,
         bot_delay: float = 1.5,

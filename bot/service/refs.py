@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 
-from bot.storage import Storage
+from bot.storage import StoragePort
 
 # Refs are stored as text; a mark set by `once` only needs to exist.
 _MARK = "1"
@@ -18,7 +18,7 @@ _MARK = "1"
 class Refs:
     """Message ids and similar small facts of one game, by key (e.g. "tg:table")."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: StoragePort) -> None:
         self._storage = storage
         # `once` reads and then writes: two quick calls for one game must not both see "first".
         # One lock per game while someone holds it; an idle game's lock is dropped.

@@ -17,13 +17,13 @@ from typing import Any
 from cachetools import LRUCache
 
 from bot.settings import ChatSettings
-from bot.storage import Storage
+from bot.storage import StoragePort
 
 _MISSING = object()
 
 
 class SettingsStore:
-    def __init__(self, storage: Storage, *, size: int = 10_000) -> None:
+    def __init__(self, storage: StoragePort, *, size: int = 10_000) -> None:
         self._storage = storage
         self._cache: LRUCache[str, dict[str, Any] | None] = LRUCache(maxsize=size)
         # Bumped by every write: a read that overlapped a write does not cache what it read,

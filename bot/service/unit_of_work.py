@@ -39,8 +39,8 @@ from bot.storage import (
     LogEntry,
     MatchRecord,
     PlayerResult,
-    Storage,
     StorageError,
+    StoragePort,
     VersionConflict,
 )
 from bot.views import is_bot
@@ -57,7 +57,7 @@ class UnitOfWork:
 
     def __init__(
         self,
-        storage: Storage,
+        storage: StoragePort,
         settings: SettingsStore,
         alarms: Alarms,
         *,
