@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.storage.port import STATUSES, GameRecord, PlayerResult
+from bot.storage.port import STATUSES, GameNotFound, GameRecord, LogEntry, PlayerResult
 from core.rules import Scoring
 
 # Game ids are signed 64-bit integers in SQLite and PostgreSQL (bigint) alike.  A Python int
@@ -28,6 +29,51 @@ def known_id(game_id: int) -> bool:
 def dumps(value: Any) -> str:
     """Compact JSON; NaN/Infinity are rejected because other JSON readers cannot parse them."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+@dataclass(frozen=True)
+class Commit:
+    """A commit checked and serialised before any transaction (a bad value fails fast, holding
+    no lock), the same for every backend."""
+
+    game_id: int
+    status: str
+    version: int  # the version the commit produces
+    state: str | None
+    meta: str
+    deadline: float | None
+    now: float
+    log: list[tuple[int, int, int, str, str, float]]  # game_log rows, in order
+
+    def record(self, chat_key: str, created_at: float) -> GameRecord:
+        """The stored game as this commit leaves it."""
+        state = None if self.state is None else json_object(self.state)
+        return GameRecord(
+            self.game_id, chat_key, self.status, self.version, state,
+            json_object(self.meta) or {}, self.deadline, created_at, self.now,
+        )  # fmt: skip
+
+
+def prepare_commit(
+    game_id: int,
+    expected_version: int,
+    *,
+    state: dict[str, Any] | None,
+    meta: dict[str, Any],
+    status: str,
+    log: Sequence[LogEntry],
+    deadline: float | None,
+    now: float,
+) -> Commit:
+    """Check and serialise what `StoragePort.commit` writes; GameNotFound for an id no row can
+    have, ValueError for a status or value the storage cannot hold."""
+    check_status(status)
+    if not known_id(game_id):
+        raise GameNotFound(game_id)
+    version = expected_version + 1
+    rows = [(game_id, version, seq, e.actor, e.action, e.at or now) for seq, e in enumerate(log)]
+    state_text = None if state is None else dumps(state)
+    return Commit(game_id, status, version, state_text, dumps(meta), deadline, now, rows)
 
 
 def check_status(status: str) -> None:

@@ -316,21 +316,15 @@ class PostgresStorage:
         per game.  Raises :class:`GameNotFound` for an unknown id and :class:`GameExists` if
         re-opening a finished game would give its chat two open games.
         """
-        codec.check_status(status)
-        if not codec.known_id(game_id):
-            raise GameNotFound(game_id)
-        # Serialise before the transaction: a bad state must fail fast, holding no lock.
-        state_text = None if state is None else codec.dumps(state)
-        meta_text = codec.dumps(meta)
-        now = self._clock()
-        new_version = expected_version + 1
-        log_rows = [
-            (game_id, new_version, seq, e.actor, e.action, e.at or now) for seq, e in enumerate(log)
-        ]
+        # Checked and serialised before the transaction: a bad state fails fast, holding no lock.
+        c = codec.prepare_commit(
+            game_id, expected_version, state=state, meta=meta, status=status, log=log,
+            deadline=deadline, now=self._clock(),
+        )  # fmt: skip
         record = (
             None
             if match is None
-            else _recorder(game_id, match.results, match.scoring, recorded_at=now)
+            else _recorder(game_id, match.results, match.scoring, recorded_at=c.now)
         )
 
         async def apply(conn: asyncpg.Connection) -> asyncpg.Record:
@@ -346,28 +340,24 @@ class PostgresStorage:
                 await conn.execute(
                     "UPDATE games SET version = $2, status = $3, state = $4, meta = $5,"
                     " deadline = $6, updated_at = $7 WHERE id = $1",
-                    game_id, new_version, status, state_text, meta_text, deadline, now,
+                    game_id, c.version, status, c.state, c.meta, deadline, c.now,
                 )  # fmt: skip
             except asyncpg.UniqueViolationError as exc:
                 if exc.constraint_name == _ONE_ACTIVE:
                     raise GameExists(row["chat_key"]) from exc
                 raise
-            if log_rows:
+            if c.log:
                 await conn.executemany(
                     "INSERT INTO game_log (game_id, version, seq, actor, action, at)"
                     " VALUES ($1, $2, $3, $4, $5, $6)",
-                    log_rows,
+                    c.log,
                 )
             if record is not None:
                 await record(conn, row["chat_key"])
             return row
 
         row = await self._write(apply)
-        return GameRecord(
-            game_id, row["chat_key"], status, new_version,
-            None if state_text is None else codec.json_object(state_text),
-            codec.json_object(meta_text) or {}, deadline, row["created_at"], now,
-        )  # fmt: skip
+        return c.record(row["chat_key"], row["created_at"])
 
     async def mark_broken(self, game_id: int) -> None:
         """Set a game aside whose stored state cannot be loaded; its chat may start a new one.

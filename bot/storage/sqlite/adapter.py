@@ -289,40 +289,30 @@ class SqliteStorage:
         Concurrent calls share transactions (group commit): the call returns once the
         transaction holding it has committed, and fails alone if it fails.
         """
-        codec.check_status(status)
-        if not codec.known_id(game_id):
-            raise GameNotFound(game_id)
-        # Serialise before queueing: a bad state must fail fast, not inside a transaction.
-        state_text = None if state is None else codec.dumps(state)
-        meta_text = codec.dumps(meta)
-        now = self._clock()
-        new_version = expected_version + 1
-        log_rows = [
-            (game_id, new_version, seq, e.actor, e.action, e.at or now) for seq, e in enumerate(log)
-        ]
+        # Checked and serialised before queueing: a bad state fails fast, not in a transaction.
+        c = codec.prepare_commit(
+            game_id, expected_version, state=state, meta=meta, status=status, log=log,
+            deadline=deadline, now=self._clock(),
+        )  # fmt: skip
         record = (
             None
             if match is None
-            else stats.recorder(game_id, match.results, match.scoring, recorded_at=now)
+            else stats.recorder(game_id, match.results, match.scoring, recorded_at=c.now)
         )
         update = games.update(
-            game_id, expected_version, status=status, state=state_text, meta=meta_text,
-            deadline=deadline, now=now,
+            game_id, expected_version, status=status, state=c.state, meta=c.meta,
+            deadline=deadline, now=c.now,
         )  # fmt: skip
 
         def apply(conn: sqlite3.Connection) -> sqlite3.Row:
             row: sqlite3.Row = update(conn)
-            game_log.append(conn, log_rows)
+            game_log.append(conn, c.log)
             if record is not None:
                 record(conn, row["chat_key"])
             return row
 
         row = await self._write(apply)
-        return GameRecord(
-            game_id, row["chat_key"], status, new_version,
-            None if state_text is None else codec.json_object(state_text),
-            codec.json_object(meta_text) or {}, deadline, row["created_at"], now,
-        )  # fmt: skip
+        return c.record(row["chat_key"], row["created_at"])
 
     async def mark_broken(self, game_id: int) -> None:
         """Set a game aside whose stored state cannot be loaded; its chat may start a new one.
