@@ -9,38 +9,21 @@ is a new file with the next number.
 
 from __future__ import annotations
 
-import re
-from importlib.resources import files
 from typing import Final
 
 import asyncpg
 
+from bot.storage.migration_files import scripts
 from bot.storage.port import SchemaTooNew
-
-_FILE: Final = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 LOCK_KEY: Final = 0x756E6F5F736368  # "uno_sch": the advisory lock every bot process migrates under
 
 
 def load() -> tuple[str, ...]:
-    """The shipped scripts (package data), checked to be numbered 1..n.
-
-    Each file runs as one script (asyncpg sends a query without arguments as a simple query,
-    which may hold several statements), so PostgreSQL's own parser splits it.
-    """
-    folder = files("bot.storage").joinpath("migrations", "postgres")
-    found: dict[int, str] = {}
-    for item in folder.iterdir():
-        match = _FILE.fullmatch(item.name)
-        if match is None:
-            continue
-        number = int(match.group(1))
-        if number in found:
-            raise ValueError(f"two postgres migrations numbered {number}")
-        found[number] = item.read_text(encoding="utf-8")
-    if sorted(found) != list(range(1, len(found) + 1)):
-        raise ValueError(f"postgres migrations are not numbered 1..n: {sorted(found)}")
-    return tuple(found[n] for n in sorted(found))
+    """The shipped scripts. Each runs as one script (asyncpg sends a query without arguments
+    as a simple query, which may hold several statements), so PostgreSQL's own parser splits
+    it."""
+    return scripts("postgres")
 
 
 MIGRATIONS: tuple[str, ...] = load()

@@ -12,16 +12,13 @@ none"; sqlite3's own ``complete_statement`` finds where each statement ends.
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from importlib.resources import files
 from typing import Final
 
+from bot.storage.migration_files import scripts
 from bot.storage.port import SchemaTooNew
 
 Migration = tuple[str, ...]
-
-_FILE: Final = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
 
 
 def split_statements(script: str) -> Migration:
@@ -54,20 +51,8 @@ def _without_leading_comments(text: str) -> str:
 
 
 def load(backend: str = "sqlite") -> tuple[Migration, ...]:
-    """The migrations shipped for ``backend`` (package data), checked to be numbered 1..n."""
-    folder = files("bot.storage").joinpath("migrations", backend)
-    found: dict[int, Migration] = {}
-    for item in folder.iterdir():
-        match = _FILE.fullmatch(item.name)
-        if match is None:
-            continue
-        number = int(match.group(1))
-        if number in found:
-            raise ValueError(f"two {backend} migrations numbered {number}")
-        found[number] = split_statements(item.read_text(encoding="utf-8"))
-    if sorted(found) != list(range(1, len(found) + 1)):
-        raise ValueError(f"{backend} migrations are not numbered 1..n: {sorted(found)}")
-    return tuple(found[n] for n in sorted(found))
+    """The migrations shipped for ``backend``, each split into its statements."""
+    return tuple(split_statements(script) for script in scripts(backend))
 
 
 MIGRATIONS: tuple[Migration, ...] = load()
