@@ -34,7 +34,10 @@ class UnoBot(commands.Bot):
         sync_commands: bool = False,
         timers: bool = True,
         defer_after: float = DEFER_AFTER,
+        card_emoji: bool = True,
     ) -> None:
+        """`card_emoji`: upload the card art as application emoji at start (`bot.discord.emoji`);
+        without it, cards are text as before."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -48,12 +51,15 @@ class UnoBot(commands.Bot):
         )
         self._sync_commands = sync_commands
         self._timers = timers
+        self._card_emoji = card_emoji
         self.timers = TimerLoop(service, self.uno.publish_timed, prefix=PREFIX, retry=TIMER_RETRY)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(FluentTranslator(self.uno.r.i18n))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(UnoCog(self.uno))
+        if self._card_emoji:
+            await self.uno.emoji.start()  # the list awaited, missing ones uploaded meanwhile
         await self.uno.show_open_games()  # before the timers: a restart shows its games first
         if self._timers:
             self.timers.start()
@@ -63,6 +69,7 @@ class UnoBot(commands.Bot):
 
     async def close(self) -> None:
         await self.timers.stop()
+        await self.uno.emoji.close()
         await super().close()
 
 

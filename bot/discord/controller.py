@@ -40,6 +40,7 @@ from discord import app_commands, ui
 from bot import chat_keys, notes, steps
 from bot.buttons import HandKey
 from bot.discord import layout
+from bot.discord.emoji import CardEmoji, top_card_embeds
 from bot.discord.mentions import invitation, with_mentions
 from bot.discord.reply import DEFER_AFTER, MAX_CONTENT, LiveHand, Reply, chunks, fit
 from bot.i18n import COMMANDS, Arg, normalize_lang
@@ -108,6 +109,7 @@ class Controller:
         self.service = service
         self.r = renderer
         self.defer_after = defer_after
+        self.emoji = CardEmoji(client)  # empty unless started: then cards are text only
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
         self._live: dict[tuple[int, str], LiveHand] = {}  # (game, player) -> ephemeral hand
@@ -185,7 +187,7 @@ class Controller:
     ) -> tuple[str, ui.View | None]:
         parts = ([header] if header else []) + list(notes) + [self.r.hand(hand, self.names(names))]
         text = self.localize(hand.lang, "\n\n".join(parts))
-        return fit(text), layout.hand_view(hand, self.r, page=page)
+        return fit(text), layout.hand_view(hand, self.r, page=page, emoji=self.emoji)
 
     def result_view(self, out: Outcome) -> ui.View | None:
         """The rematch button, when `out` is a match's result."""
@@ -388,25 +390,27 @@ class Controller:
             if shown is not None and shown[0] == table.game_id and shown[1] > table.version:
                 return  # a newer state is already on screen
             content, view = self.table_message(table, names)
+            embeds = top_card_embeds(table, self.emoji, self.r)
             ref = await self.ref(table.game_id, TABLE_REF)
             if reply is not None:
                 clicked = reply.interaction.message
                 if clicked is not None and ref == str(clicked.id):
-                    await reply.update(content, view)
+                    await reply.update(content, view, embeds=embeds)
                     self._shown[key] = (table.game_id, table.version)
                     return
                 await reply.defer(update=True)  # answered before the slower channel calls
             channel = self.client.get_partial_messageable(channel_id)
             if ref is not None:
                 try:
-                    await channel.get_partial_message(int(ref)).edit(content=content, view=view)
+                    message = channel.get_partial_message(int(ref))
+                    await message.edit(content=content, view=view, embeds=embeds)
                 except discord.HTTPException as exc:
                     # Deleted (10008), or not editable with the bot's token: a new table message.
                     log.info("table of game %s not edited (%s): posted anew", table.game_id, exc)
                 else:
                     self._shown[key] = (table.game_id, table.version)
                     return
-            message = await channel.send(content, **_extras(view, mentions))
+            message = await channel.send(content, embeds=embeds, **_extras(view, mentions))
             await self.put_ref(table.game_id, TABLE_REF, str(message.id))
             self._shown[key] = (table.game_id, table.version)
 
