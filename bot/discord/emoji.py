@@ -7,19 +7,22 @@ the top card through the emoji's CDN picture, so no move uploads anything.
 
 What is uploaded: every card face in each language, the normal variant only. The 13 red faces
 carry a different letter in Ukrainian; the other faces are the same picture in both languages
-and share one emoji, so that is 68 emoji. The dimmed variant is not uploaded: a hand's buttons
+and share one emoji (68 emoji today). The dimmed variant is not uploaded: a hand's buttons
 are only its playable cards (the others are listed in its text), so a dimmed emoji would never
 be shown.
 
 A name is the picture's name and the start of the PNG's SHA-256 (`r7_1a2b3c4d`): changed art
 gets new names, so it is uploaded anew, and an emoji of ours whose name no picture has any more
-is deleted. Emoji with other names (the operator's own) are left alone.
+is deleted. Emoji with other names (the operator's own) are left alone. Processes of the bot
+running different art at once (an upgrade) would delete each other's emoji, and Discord refuses
+a message naming a deleted one ("Invalid emoji"): stop the old processes before starting new.
 
 At start `load` lists the application's emoji (one call: a restart with nothing changed is
 ready before it shows its tables again) and deletes the stale ones; `upload` then creates what
 is missing, in the background, so the bot answers from its first second and uses each emoji as
 soon as it exists. A refusal (no access, a 4xx, the limit reached) ends the uploads with one log
-line: whatever exists is used, and every other card keeps today's text.
+line: whatever exists is used, and every other card keeps today's text. A name refused because
+another process of the bot uploaded it meanwhile is no refusal: a fresh list shows its id.
 """
 
 from __future__ import annotations
@@ -159,14 +162,18 @@ class CardEmoji:
         return True
 
     async def upload(self) -> None:
-        """Create the missing emoji, one by one; the first refusal ends it (logged once)."""
-        missing = [name for name in self._images if name not in self._ids]
-        for name in missing:
+        """Create the missing emoji, one by one. A refusal ends it (logged once), unless the
+        name was taken meanwhile by another process of this bot, which a fresh list shows."""
+        uploaded = 0
+        for name, picture in self._images.items():
+            if name in self._ids:
+                continue
             try:
-                created = await self.client.create_application_emoji(
-                    name=name, image=self._images[name]
-                )
+                created = await self.client.create_application_emoji(name=name, image=picture)
             except discord.DiscordException as exc:
+                await self._relist()
+                if name in self._ids:
+                    continue  # uploaded by another process: use theirs
                 log.warning(
                     "card emoji: upload refused (%s); %d of %d emoji in use, other cards as text",
                     exc,
@@ -175,8 +182,15 @@ class CardEmoji:
                 )
                 return
             self._ids[name] = created.id
-        if missing:
-            log.info("card emoji: uploaded %d, %d in use", len(missing), self.count)
+            uploaded += 1
+        if uploaded:
+            log.info("card emoji: uploaded %d, %d in use", uploaded, self.count)
+
+    async def _relist(self) -> None:
+        with contextlib.suppress(discord.DiscordException):
+            for emoji in await self.client.fetch_application_emojis():
+                if emoji.name in self._images:
+                    self._ids[emoji.name] = emoji.id
 
 
 def top_card_embeds(table: TableView, emoji: CardEmoji, r: Renderer) -> list[discord.Embed]:

@@ -9,18 +9,20 @@ emoji set's `ready`), never on time.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
+import discord
 import pytest
 
 import bot.discord.emoji as emoji_module
 from bot.art import emoji_png
 from bot.discord import layout
-from bot.discord.emoji import CDN, card_pictures, emoji_name
+from bot.discord.emoji import CDN, CardEmoji, card_pictures, emoji_name
 from core.cards import ALL_CARDS, Card
-from tests.discord.fake_discord import StoredMessage, walk_components
+from tests.discord.fake_discord import FakeDiscord, StoredMessage, walk_components
 from tests.discord.test_discord_bot import RENDERER, Table, hand_button, table_factory
 
 JSON = dict[str, Any]
@@ -30,6 +32,17 @@ EMOJI_LOG = "bot.discord.emoji"
 @pytest.fixture
 def make_table(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Any]:
     return table_factory(tmp_path, monkeypatch)
+
+
+@pytest.fixture
+async def fake_world() -> AsyncIterator[tuple[FakeDiscord, list[discord.Client]]]:
+    """The fake with two plain clients of the same application (two processes of the bot)."""
+    async with FakeDiscord() as fake:
+        fake.setup_guild(["Alice"])
+        clients = [discord.Client(intents=discord.Intents.none()) for _ in range(2)]
+        for client in clients:
+            await fake.boot(client)
+        yield fake, clients
 
 
 async def emoji_ready(t: Table) -> None:
@@ -84,6 +97,7 @@ async def test_uploaded_once_and_a_restart_uploads_nothing(
 ) -> None:
     async with make_table(card_emoji=True) as t:
         await emoji_ready(t)
+        table = await t.started(*t.users[:2])
         names = wanted_names()
         stored = {e["name"]: e["id"] for e in t.fake.app_emojis.values()}
         assert set(stored) == names
@@ -94,9 +108,12 @@ async def test_uploaded_once_and_a_restart_uploads_nothing(
         assert len(names) < 2 * len(ALL_CARDS)
         assert all(len(n) <= 32 for n in names)
 
+        edits = len(table.versions)
         await t.restart()
         await emoji_ready(t)
         assert len(t.fake.calls_to("/emojis", "POST")) == len(names)  # nothing new
+        # The list came before the running table was shown again: it kept its picture.
+        assert len(table.versions) > edits and len(table.embeds) == 1
         assert t.fake.calls_to("/emojis", "DELETE") == []
         assert {e["name"]: e["id"] for e in t.fake.app_emojis.values()} == stored
         assert t.bot.uno.emoji.count == len(names)
@@ -259,3 +276,20 @@ async def test_changed_art_gets_a_new_emoji_and_the_old_one_goes(
         button = hand_button(await t.my_cards(anya), "play r7")
         assert button is not None and int(button["emoji"]["id"]) == new
         t.assert_clean()
+
+
+async def test_two_processes_uploading_at_once_share_the_emoji(fake_world: Any) -> None:
+    """Two processes of the bot start together: both find nothing, both upload; a name the
+    other took first is adopted from a fresh list, not a reason to give up."""
+    fake, clients = fake_world
+    first, second = (CardEmoji(client) for client in clients)
+    assert await first.load() and await second.load()
+    await asyncio.gather(first.upload(), second.upload())
+    names = wanted_names()
+    # Both began with the same name: one of them was refused it, and went on.
+    assert [c.status for c in fake.calls_to("/emojis", "POST")].count(400) >= 1
+    assert sorted(e["name"] for e in fake.app_emojis.values()) == sorted(names)
+    assert first.count == second.count == len(names)
+    for face in card_pictures():
+        card = Card.parse(face[0])
+        assert first.emoji(card, face[1]) == second.emoji(card, face[1]) is not None
