@@ -41,6 +41,7 @@ from bot import chat_keys, notes, steps
 from bot.buttons import HandKey
 from bot.discord import layout
 from bot.discord.emoji import CardEmoji, top_card_embeds
+from bot.discord.hand_row import ROOM_LEFT, hand_row
 from bot.discord.mentions import invitation, with_mentions
 from bot.discord.reply import DEFER_AFTER, MAX_CONTENT, LiveHand, Reply, chunks, fit
 from bot.i18n import COMMANDS, Arg, normalize_lang
@@ -185,8 +186,16 @@ class Controller:
         page: int = 0,
         header: str | None = None,
     ) -> tuple[str, ui.View | None]:
-        parts = ([header] if header else []) + list(notes) + [self.r.hand(hand, self.names(names))]
-        text = self.localize(hand.lang, "\n\n".join(parts))
+        """The hand's text under `header` and `notes`, with its cards as pictures where they
+        fit (`bot.discord.hand_row`: under the text line of the cards), and its buttons."""
+        lang = hand.lang
+        before = [self.localize(lang, part) for part in ([header] if header else []) + list(notes)]
+        lines = self.localize(lang, self.r.hand(hand, self.names(names))).split("\n")
+        plain = "\n\n".join([*before, "\n".join(lines)])
+        row = hand_row(hand, self.emoji, self.r, MAX_CONTENT - ROOM_LEFT - len(plain) - 1)
+        if row is not None:  # the title, the cards' text line, then their pictures
+            lines.insert(2, row)
+        text = "\n\n".join([*before, "\n".join(lines)])
         return fit(text), layout.hand_view(hand, self.r, page=page, emoji=self.emoji)
 
     def result_view(self, out: Outcome) -> ui.View | None:

@@ -2,20 +2,22 @@
 
 Application emoji belong to the bot, not to a server: every server the bot is in shows them,
 without any permission there, up to 2,000 per application. A card button carries its card's
-emoji (the label stays: screen readers and the color-blind mark need it), and the table shows
-the top card through the emoji's CDN picture, so no move uploads anything.
+emoji (the label stays: screen readers and the color-blind mark need it), the table shows the
+top card through the emoji's CDN picture, and a hand's text shows every card it holds as its
+emoji (`bot.discord.hand_row`), so no move uploads anything.
 
-What is uploaded: every card face in each language, the normal variant only. The 13 red faces
-carry a different letter in Ukrainian; the other faces are the same picture in both languages
-and share one emoji (68 emoji today). The dimmed variant is not uploaded: a hand's buttons
-are only its playable cards (the others are listed in its text), so a dimmed emoji would never
-be shown.
+What is uploaded: every card face in each language, normal and dimmed (a card that cannot be
+played now, in a hand's row of pictures). The 13 red faces carry a different letter in
+Ukrainian; the other faces are the same picture in both languages and share one emoji: 68
+normal and 68 dimmed emoji today, 136 of the 2,000. The normal ones go first, so the buttons
+and the table have their pictures before the hands' dimmed cards.
 
-A name is the picture's name and the start of the PNG's SHA-256 (`r7_1a2b3c4d`): changed art
-gets new names, so it is uploaded anew, and an emoji of ours whose name no picture has any more
-is deleted. Emoji with other names (the operator's own) are left alone. Processes of the bot
-running different art at once (an upgrade) would delete each other's emoji, and Discord refuses
-a message naming a deleted one ("Invalid emoji"): stop the old processes before starting new.
+A name is the picture's name and the start of the PNG's SHA-256 (`r7_1a2b3c4d`,
+`r7_dimmed_1a2b3c4d`): changed art gets new names, so it is uploaded anew, and an emoji of ours
+whose name no picture has any more is deleted. Emoji with other names (the operator's own) are
+left alone. Processes of the bot running different art at once (an upgrade) would delete each
+other's emoji, and Discord refuses a component naming a deleted one ("Invalid emoji"): stop the
+old processes before starting new.
 
 At start `load` lists the application's emoji (one call: a restart with nothing changed is
 ready before it shows its tables again) and deletes the stale ones; `upload` then creates what
@@ -46,25 +48,36 @@ from core.cards import ALL_CARDS, Card
 
 log = logging.getLogger(__name__)
 
-Face = tuple[str, str]  # a card's notation and a language: one picture
+Face = tuple[str, str, bool]  # a card's notation, a language, dimmed or not: one picture
 HASH_DIGITS = 8
 CDN = "https://cdn.discordapp.com/emojis/{id}.png"
-# The names this module gives: a card's picture name, then the picture's hash.
+# The names this module gives: a card's picture name (`_dimmed` or not), then its hash.
 OURS = re.compile(
-    "(?:" + "|".join(picture_name(card) for card in ALL_CARDS) + f")_[0-9a-f]{{{HASH_DIGITS}}}"
+    "(?:"
+    + "|".join(picture_name(card) for card in ALL_CARDS)
+    + f")(?:_dimmed)?_[0-9a-f]{{{HASH_DIGITS}}}"
 )
 
 
 @functools.cache
 def card_pictures() -> Mapping[Face, bytes]:
-    """Every card face's emoji picture in every language (the same bytes on every run)."""
-    return {(card.text, lang): emoji_png(card, lang=lang) for lang in LANGS for card in ALL_CARDS}
+    """Every card face's emoji picture in every language, normal and dimmed (the same bytes on
+    every run); the normal ones first, the order they are uploaded in."""
+    # Both variants of a card one after the other: the card is drawn once (`face.render`).
+    pictures = {
+        (card.text, lang, dimmed): emoji_png(card, dimmed=dimmed, lang=lang)
+        for lang in LANGS
+        for card in ALL_CARDS
+        for dimmed in (False, True)
+    }
+    return dict(sorted(pictures.items(), key=lambda item: item[0][2]))
 
 
-def emoji_name(card: Card, picture: bytes) -> str:
-    """`r7_1a2b3c4d`: at most 32 letters, digits and `_`, as Discord wants."""
+def emoji_name(card: Card, picture: bytes, dimmed: bool = False) -> str:
+    """`r7_1a2b3c4d`, `r7_dimmed_1a2b3c4d`: at most 32 letters, digits and `_`, as Discord
+    wants."""
     digest = hashlib.sha256(picture).hexdigest()[:HASH_DIGITS]
-    return f"{picture_name(card)}_{digest}"
+    return f"{picture_name(card, dimmed)}_{digest}"
 
 
 class CardEmoji:
@@ -83,11 +96,13 @@ class CardEmoji:
         self.ready = asyncio.Event()  # set once the start is over, with or without emoji
         self._task: asyncio.Task[None] | None = None
 
-    def emoji(self, card: Card | None, lang: str) -> discord.PartialEmoji | None:
+    def emoji(
+        self, card: Card | None, lang: str, dimmed: bool = False
+    ) -> discord.PartialEmoji | None:
         """The card's emoji in `lang`; None while it does not exist (the label alone)."""
         if card is None:
             return None
-        name = self._names.get((card.text, lang))
+        name = self._names.get((card.text, lang, dimmed))
         emoji_id = None if name is None else self._ids.get(name)
         if name is None or emoji_id is None:
             return None
@@ -140,9 +155,9 @@ class CardEmoji:
         """Render the pictures, list the emoji that exist, delete our stale ones. False when
         the list is refused (no emoji at all)."""
         pictures = await asyncio.to_thread(self._pictures)
-        for (text, lang), picture in pictures.items():
-            name = emoji_name(Card.parse(text), picture)
-            self._names[(text, lang)] = name
+        for (text, lang, dimmed), picture in pictures.items():
+            name = emoji_name(Card.parse(text), picture, dimmed)
+            self._names[(text, lang, dimmed)] = name
             self._images[name] = picture
         try:
             existing = await self.client.fetch_application_emojis()

@@ -7,7 +7,9 @@ response) messages, channel messages, DMs, guild / channel / member look-ups, ap
 messages with their single viewer, DMs, the application's emoji), records every call, validates
 message payloads like Discord does (answering 400 / 50035; a component naming a custom emoji
 that does not exist is "Invalid emoji"), and can inject failures (429 with Discord's body and
-headers, 5xx, 403 ...).
+headers, 5xx, 403 ...). A custom emoji named in a message's content (`<:name:id>`) is not
+checked, as Discord does not: content is free text up to its length limit, and an emoji the
+sender cannot use shows as its `:name:`; `content_emoji` lists them for the tests to check.
 
 No gateway is involved: after ``bot.login`` the driver feeds READY / GUILD_CREATE straight into
 ``bot._connection`` and then builds real INTERACTION_CREATE payloads and hands them to
@@ -490,6 +492,14 @@ def find_component(
             continue
         return comp
     return None
+
+
+_CONTENT_EMOJI = re.compile(r"<a?:(?P<name>[A-Za-z0-9_]{2,32}):(?P<id>\d{1,20})>")
+
+
+def content_emoji(text: str) -> list[tuple[str, int]]:
+    """The custom emoji a message's content names (`<:name:id>`), in order: (name, id)."""
+    return [(m["name"], int(m["id"])) for m in _CONTENT_EMOJI.finditer(text)]
 
 
 def message_texts(data: JSON) -> list[str]:

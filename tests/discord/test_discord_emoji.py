@@ -49,14 +49,16 @@ async def emoji_ready(t: Table) -> None:
     await t.bot.uno.emoji.ready.wait()
 
 
-def wanted_names(pictures: Mapping[tuple[str, str], bytes] | None = None) -> set[str]:
+def wanted_names(pictures: Mapping[tuple[str, str, bool], bytes] | None = None) -> set[str]:
     pictures = pictures or card_pictures()
-    return {emoji_name(Card.parse(text), png) for (text, _), png in pictures.items()}
+    return {
+        emoji_name(Card.parse(text), png, dimmed) for (text, _, dimmed), png in pictures.items()
+    }
 
 
-def emoji_id(t: Table, card: str, lang: str) -> int:
+def emoji_id(t: Table, card: str, lang: str, dimmed: bool = False) -> int:
     """The id of the fake's emoji for `card` in `lang` (as the art draws it today)."""
-    name = emoji_name(Card.parse(card), card_pictures()[(card, lang)])
+    name = emoji_name(Card.parse(card), card_pictures()[(card, lang, dimmed)], dimmed)
     found = t.fake.app_emoji(name)
     assert found is not None, name
     return int(found["id"])
@@ -105,7 +107,11 @@ async def test_uploaded_once_and_a_restart_uploads_nothing(
         # Red faces differ by language (their letter), the others are one emoji for both.
         assert emoji_id(t, "r7", "ru") != emoji_id(t, "r7", "uk")
         assert emoji_id(t, "g7", "ru") == emoji_id(t, "g7", "uk")
-        assert len(names) < 2 * len(ALL_CARDS)
+        # Each face normal and dimmed: shared faces once, well under Discord's 2,000 per app.
+        assert emoji_id(t, "r7", "ru", dimmed=True) not in (emoji_id(t, "r7", "ru"), 0)
+        assert emoji_id(t, "r7", "ru", dimmed=True) != emoji_id(t, "r7", "uk", dimmed=True)
+        assert emoji_id(t, "g7", "ru", dimmed=True) == emoji_id(t, "g7", "uk", dimmed=True)
+        assert len(names) < 2 * 2 * len(ALL_CARDS) and len(names) <= 200
         assert all(len(n) <= 32 for n in names)
 
         edits = len(table.versions)
@@ -237,7 +243,9 @@ async def test_a_partial_upload_uses_what_it_has(
         hand = await t.my_cards(anya)
         with_emoji = without = 0
         for act, button in card_buttons(hand).items():
-            name = emoji_name(Card.parse(card_of(act)), card_pictures()[(card_of(act), "ru")])
+            name = emoji_name(
+                Card.parse(card_of(act)), card_pictures()[(card_of(act), "ru", False)]
+            )
             if name in uploaded:
                 with_emoji += 1
                 assert int(button["emoji"]["id"]) == emoji_id(t, card_of(act), "ru")
@@ -254,22 +262,27 @@ async def test_changed_art_gets_a_new_emoji_and_the_old_one_goes(
     async with make_table(card_emoji=True) as t:
         await emoji_ready(t)
         own = t.fake.add_app_emoji("server_logo")  # the operator's own: never touched
+        mine = t.fake.add_app_emoji("r7_dimmed")  # no hash: not one of ours either
+        stale = t.fake.add_app_emoji("r7_dimmed_0badc0de")  # a dimmed picture of older art
         old_r7 = emoji_id(t, "r7", "ru")
-        before = set(t.fake.app_emojis)
+        before = set(t.fake.app_emojis) - {int(stale["id"])}
         posts = len(t.fake.calls_to("/emojis", "POST"))
         redrawn = dict(card_pictures())
-        redrawn[("r7", "ru")] = emoji_png(Card.parse("r7"), dimmed=True, lang="ru")
+        redrawn[("r7", "ru", False)] = emoji_png(Card.parse("r7"), dimmed=True, lang="ru")
         monkeypatch.setattr(emoji_module, "card_pictures", lambda: redrawn)
         await t.restart()
         await emoji_ready(t)
         (new,) = set(t.fake.app_emojis) - before
-        assert t.fake.app_emojis[new]["name"] == emoji_name(Card.parse("r7"), redrawn[("r7", "ru")])
+        assert t.fake.app_emojis[new]["name"] == emoji_name(
+            Card.parse("r7"), redrawn[("r7", "ru", False)]
+        )
         assert old_r7 not in t.fake.app_emojis and before - set(t.fake.app_emojis) == {old_r7}
-        assert int(own["id"]) in t.fake.app_emojis
+        assert int(own["id"]) in t.fake.app_emojis and int(mine["id"]) in t.fake.app_emojis
+        assert int(stale["id"]) not in t.fake.app_emojis
         assert len(t.fake.calls_to("/emojis", "POST")) == posts + 1
-        assert len(t.fake.calls_to("/emojis", "DELETE")) == 1
+        assert len(t.fake.calls_to("/emojis", "DELETE")) == 2
         # The Ukrainian red 7 was a picture of its own: still there, still used.
-        assert t.fake.app_emoji(emoji_name(Card.parse("r7"), card_pictures()[("r7", "uk")]))
+        assert t.fake.app_emoji(emoji_name(Card.parse("r7"), card_pictures()[("r7", "uk", False)]))
         anya, borya, vika, _ = t.users
         await t.started(anya, borya, vika)
         await t.install(t.position({anya: "r7 r5", borya: "b5 r2 y2", vika: "g9 g8 g7"}))
@@ -290,6 +303,7 @@ async def test_two_processes_uploading_at_once_share_the_emoji(fake_world: Any) 
     assert [c.status for c in fake.calls_to("/emojis", "POST")].count(400) >= 1
     assert sorted(e["name"] for e in fake.app_emojis.values()) == sorted(names)
     assert first.count == second.count == len(names)
-    for face in card_pictures():
-        card = Card.parse(face[0])
-        assert first.emoji(card, face[1]) == second.emoji(card, face[1]) is not None
+    for text, lang, dimmed in card_pictures():
+        card = Card.parse(text)
+        mine, theirs = first.emoji(card, lang, dimmed), second.emoji(card, lang, dimmed)
+        assert mine == theirs is not None
