@@ -5,9 +5,10 @@ hand's order (grouped by color, the groups apart), the cards that cannot be play
 It rides in the hand message's own text, so it costs no call of its own: a move sends what it
 sent before.
 
-The row comes under the hand's text line (`🟥▲К 7  🟥▲К 5 ...`), which stays: it carries the
-color-blind shape and letter of every card, and it is what a screen reader reads well (an emoji
-is read by its name, `r7_1a2b3c4d`), so it comes first and the pictures second.
+The row comes under the hand's text line (`🟥 7  🟥 5 ...`), which stays: it carries the
+color-blind shape and letter of every card (in color-blind mode), and it is what a screen
+reader reads well (an emoji is read by its name, `r7_1a2b3c4d`), so it comes first and the
+pictures second.
 
 A message's text holds at most 2,000 characters and an emoji takes about 35 of them, so a long
 hand may not fit as pictures: then the first cards are pictures and the rest their labels, as
