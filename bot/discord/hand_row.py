@@ -48,8 +48,10 @@ def hand_row(hand: HandView, emoji: CardEmoji, r: Renderer, room: int) -> str | 
         return None
     lang, can_play = hand.lang, playable(hand)
     pictures = [emoji.emoji(card, lang, dimmed=card not in can_play) for card in hand.cards]
-    labels = [r.card(lang, card, hand.colorblind) for card in hand.cards]
     drawn = [i for i, picture in enumerate(pictures) if picture is not None]
+    if not drawn:
+        return None
+    labels = [r.card(lang, card, hand.colorblind) for card in hand.cards]
     # The more pictures, the longer the row: the first cards' pictures, as many as fit.
     for shown in range(len(drawn), 0, -1):
         chosen = set(drawn[:shown])
