@@ -10,7 +10,7 @@ color-blind shape and letter of every card (in color-blind mode), and it is what
 reader reads well (an emoji is read by its name, `r7_1a2b3c4d`), so it comes first and the
 pictures second.
 
-A message's text holds at most 2,000 characters and an emoji takes about 35 of them, so a long
+A message's text holds at most 2,000 characters and an emoji takes about 40 of them, so a long
 hand may not fit as pictures: then the first cards are pictures and the rest their labels, as
 many pictures as fit. A card whose emoji does not exist (not uploaded yet, or refused) is its
 label too. Without a single picture there is no row: the hand's text is exactly as before.
