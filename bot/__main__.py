@@ -74,6 +74,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         exit_on_error=False,
         add_help=False,
         formatter_class=Formatter,
+        epilog=t("inline-help-stickers", command="python -m bot stickers"),
     )
     parser._optionals.title = t("console-help-options")
     parser.add_argument("-h", "--help", action="help", help=t("console-help-help"))
@@ -176,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         from bot.art.cli import main as cards_main
 
         return cards_main(argv[1:])
+    if argv[:1] == ["stickers"]:  # `python -m bot stickers`: the bot's sticker sets (Telegram)
+        from bot.telegram.setup import main as stickers_main
+
+        logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
+        return stickers_main(argv[1:])
     try:
         args = parse_args(argv)
     except BadArguments as bad:
