@@ -7,7 +7,7 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +74,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         exit_on_error=False,
         add_help=False,
         formatter_class=Formatter,
-        epilog=t("inline-help-stickers", command="python -m bot stickers"),
     )
     parser._optionals.title = t("console-help-options")
     parser.add_argument("-h", "--help", action="help", help=t("console-help-help"))
@@ -170,6 +169,18 @@ async def run_chats(settings: Settings) -> int:
     return 0
 
 
+async def run_stickers(say: Callable[[str], object] = print) -> int:
+    """Telegram's sticker sets, their manifests kept through the service (bot.telegram.setup)."""
+    from bot.telegram.setup import make_sets
+
+    settings = Settings()
+    storage = await open_storage(settings.database)
+    try:
+        return await make_sets(settings, UnoService(storage), say)
+    finally:
+        await storage.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -178,10 +189,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return cards_main(argv[1:])
     if argv[:1] == ["stickers"]:  # `python -m bot stickers`: the bot's sticker sets (Telegram)
-        from bot.telegram.setup import main as stickers_main
+        from bot.telegram.setup import parse
 
+        parse(argv[1:])
         logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
-        return stickers_main(argv[1:])
+        return asyncio.run(run_stickers())
     try:
         args = parse_args(argv)
     except BadArguments as bad:

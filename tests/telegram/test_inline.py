@@ -359,7 +359,7 @@ async def test_the_bot_creates_its_sets_and_a_restart_changes_nothing(inline: Ha
 async def test_the_set_up_command_creates_the_sets_once(
     api: FakeBotAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.telegram.setup import run_stickers
+    from bot.__main__ import run_stickers
 
     owner = api.new_user("Owner")
     monkeypatch.setenv("TELEGRAM_TOKEN", api.token)
