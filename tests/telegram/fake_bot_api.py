@@ -1312,14 +1312,21 @@ class FakeBotAPI:
         return answers[0] if answers else None
 
     def choose(
-        self, query_id: str, result_id: str, chat: FakeChat | int, *, strict: bool = True
+        self,
+        query_id: str,
+        result_id: str,
+        chat: FakeChat | int,
+        *,
+        strict: bool = True,
+        keyboard: bool = True,
     ) -> StoredMessage:
         """The user of the query taps a result in ``chat``: the message appears there (sent by
         the user via the bot) and, with inline feedback on, a ``chosen_inline_result`` arrives.
 
         With ``strict`` the result must be one the bot offered for that query; ``strict=False``
         forges the choice (Telegram never does: a test of what the bot does with it), showing
-        the first offered result's message."""
+        the first offered result's message. ``keyboard=False``: the message shows without the
+        result's keyboard (as a result without one), so no ``inline_message_id`` comes."""
         user, query = self._inline_queries[query_id]
         answer = self.inline_answer(query_id)
         offered = {str(r.get("id")): r for r in (answer.results if answer else [])}
@@ -1336,7 +1343,7 @@ class FakeBotAPI:
             msg.sticker = str(result["sticker_file_id"])
         else:
             msg.text = str((result.get("input_message_content") or {}).get("message_text"))
-        msg.reply_markup = result.get("reply_markup") or None
+        msg.reply_markup = (result.get("reply_markup") or None) if keyboard else None
         self._store(msg)
         chosen: Json = {"result_id": result_id, "from": user.to_api(), "query": query}
         if msg.reply_markup:  # Telegram gives an inline_message_id only then

@@ -19,6 +19,7 @@ from tests.telegram.conftest import Harness, can_act, privacy_violations
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser, StoredMessage
 from tests.telegram.players import policy
 
+RU_ONLY_LETTERS = set("ыэъёЫЭЪЁ")
 TURN = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
 REFUSED = "❌"
 
@@ -375,3 +376,100 @@ async def test_the_set_up_command_creates_the_sets_once(
     assert set(second) <= {"getMe", "getStickerSet"}, second
     assert len(lines) == 8 and "created: True" in lines[1] and "created: False" in lines[5]
     assert "replaced: 0" in lines[5] and "added: 0" in lines[7]
+
+
+# ---------------------------------------------------------------------- second steps, notes
+
+
+def three(h: Harness, hands: list[str], rules: Rules, discard: str = "r1") -> Game:
+    players = [str(u.id) for u in h.users]
+    return Game.from_position(
+        players=players,
+        hands=dict(zip(players, hands, strict=True)),
+        discard=discard,
+        draw="y3 y4 y5 y6 y7 y8 y9 b1 b2 b3",
+        rules=rules,
+        current=players[0],
+    )
+
+
+@pytest.mark.parametrize("inline", [{"players": 3}], indirect=True)
+async def test_a_sevens_player_and_a_penalty_answered_from_the_group(inline: Harness) -> None:
+    h = inline
+    a, b, d = h.users
+    await h.new_game(players=3)
+    rules = dataclasses.replace(Rules.preset("classic"), seven_zero=True)
+    await h.install(three(h, ["r7 g1", "wild4 b5 y1", "g9 g8"], rules))
+    # The 7 asks with whom to swap, on the message it left in the chat.
+    query, acts = await offered(h, a)
+    msg = h.api.choose(query, acts["pick play r7"], h.group)
+    await h.settle()
+    targets = {
+        key.act: data
+        for data in (b["callback_data"] for b in msg.buttons if "callback_data" in b)
+        if isinstance(key := parse(data), HandKey) and key.is_move
+    }
+    assert set(targets) == {f"play r7 @{b.id}", f"play r7 @{d.id}"}
+    press = h.api.press_inline(a, msg, targets[f"play r7 @{d.id}"])
+    await h.settle()
+    answer = h.api.callback_answer(press)
+    assert answer is not None and answer.text is None
+    game = await h.game()
+    assert sorted(c.text for c in game.hands[str(a.id)]) == ["g8", "g9"]
+    assert [c.text for c in game.hands[str(d.id)]] == ["g1"]
+    # Boris plays a +4 on Dina, who may take it or challenge it, from the group.
+    _, acts = await offered(h, d)
+    assert not any(act.split()[0] in TURN for act in acts)
+    await choose(h, b, "pick play wild4")
+    _, acts = await offered(h, d)
+    assert {"accept", "challenge"} <= set(acts)
+    msg = await choose(h, d, "challenge")
+    assert not refused(msg)
+    assert (await h.game()).pending is None
+
+
+@pytest.mark.parametrize("inline", [{"players": 3}], indirect=True)
+async def test_a_refusal_without_the_chosen_message_goes_to_the_private_chat(
+    inline: Harness,
+) -> None:
+    h = inline
+    a, b, _ = h.users
+    game_id = await h.new_game(players=3)
+    await h.install(three(h, ["r5 r7 g2", "b5 y1 y2", "g9 g8 g7"], Rules.preset("classic")))
+    before = (await h.game()).to_dict()
+    query, acts = await offered(h, a)
+    h.api.choose(query, acts["hold g2"], h.group, keyboard=False)
+    await h.settle()
+    assert (await h.game()).to_dict() == before
+    note = h.r.t("ru", "inline-note", reason=h.r.t("ru", "inline-not-playable"))
+    assert h.api.last_message(a.id).plain_text == note
+    # A dimmed card's key pressed as a private button is stale, like any forged button.
+    version = parse(acts["hold g2"])
+    assert isinstance(version, HandKey)
+    hand = await h.hand(a)
+    forged = HandKey(game_id, version.version, "hold g2").pack()
+    answer = await h.press(a, a.id, hand.message_id, forged, strict=False)
+    assert answer.text == h.r.t("ru", "error-stale")
+    assert (await h.game()).to_dict() == before
+    # In the group-only mode /start with the deep link points back to the group.
+    await set_mode(h, "group")
+    await h.say(b, f"/start g{game_id}", chat=b.id)
+    assert h.api.last_message(b.id).plain_text == h.r.t("ru", "inline-group-mode")
+
+
+@pytest.mark.parametrize("inline", [{"players": 3, "lang": "uk"}], indirect=True)
+async def test_inline_results_speak_the_chats_language(inline: Harness) -> None:
+    h = inline
+    h.check_language = True
+    a = h.users[0]
+    await h.new_game(players=3)
+    await h.install(three(h, ["r5 wild g2", "b5 y1 y2", "g9 g8 g7"], Rules.preset("classic")))
+    query, _ = await offered(h, a)
+    answer = h.api.inline_answer(query)
+    assert answer is not None
+    texts = [r.get("title", "") + " " + r.get("description", "") for r in answer.results]
+    assert all(RU_ONLY_LETTERS.isdisjoint(t) for t in texts), texts
+    assert h.r.t("uk", "inline-card-dimmed") in " ".join(texts)
+    await choose(h, a, "pick play wild")
+    table = await h.table()
+    assert h.r.t("uk", "inline-btn-play-here") in [b["text"] for b in table.buttons]

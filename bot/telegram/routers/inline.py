@@ -28,7 +28,7 @@ from aiogram.types import (
 )
 from cachetools import LRUCache
 
-from bot import steps
+from bot import notes, steps
 from bot.buttons import BACK, PICK, HandKey, parse
 from bot.i18n import normalize_lang
 from bot.service import Notice, UnoService
@@ -138,7 +138,7 @@ async def _tell(
         notice = Notice("inline-stale")
     reason = ui.notice(lang, notice)
     if message is None:
-        ui.say(int(player), ui.r.t(lang, "inline-note", reason=reason))
+        ui.say(int(player), notes.refused_choice(ui.r, lang, reason))
         return
     refused = ui.r.t(lang, "inline-refused", reason=reason)
     if inline.is_sticker(lang, act):
