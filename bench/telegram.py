@@ -476,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-group-limit", action="store_true", help="no group rate limit")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
     parser.add_argument("--profile", type=Path, default=None, help="cProfile stats of the bot")
+    parser.add_argument(
+        "--mode-moves", type=int, default=60, help="moves per play mode measured after (0: none)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     shm = Path("/dev/shm")
@@ -496,6 +499,10 @@ def main(argv: list[str] | None = None) -> int:
         if fake.is_alive():
             fake.terminate()
     ok = report(args, results)
+    if args.mode_moves:  # calls per move in each play mode (bench/telegram_modes.py)
+        from bench import telegram_modes
+
+        telegram_modes.report(asyncio.run(telegram_modes.run(args.mode_moves)))
     return 0 if ok or not args.strict else 1
 
 

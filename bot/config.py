@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     # itself (0: never); an abandoned lobby would otherwise block its chat until someone /kills it.
     lobby_idle_minutes: float = Field(default=DEFAULT_LOBBY_IDLE / 60, ge=0)
     log_level: str = "INFO"
+    # Telegram: the user who owns the bot's sticker sets (`python -m bot stickers` makes them;
+    # the bot keeps them up to date at start). Without it the bot uses the sets as they are,
+    # or text results in inline mode when there are none.
+    sticker_owner_id: int | None = None
 
     @property
     def lobby_idle(self) -> float | None:

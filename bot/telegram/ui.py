@@ -41,6 +41,7 @@ from bot.telegram.keyboards import (
     step_keyboard,
 )
 from bot.telegram.mentions import mentioning
+from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.views import HandView, TableView
 
@@ -81,8 +82,10 @@ class TelegramUI:
         username: str,
         *,
         wait: float = 2.0,
+        inline: bool = False,
     ) -> None:
         self.service = service
+        self.modes = PlayModes(service, inline=inline)  # private chat, group (inline), both
         self.r = renderer
         self.sender = sender
         self.username = username
@@ -161,7 +164,8 @@ class TelegramUI:
         futures: list[asyncio.Future[Any]] = []
         if out.table is not None:
             await self.show_table(out.table, out.names)
-        for player, view in out.hands.items():
+        private = self.modes.private_hands(await self.modes.of(out.chat_key))
+        for player, view in out.hands.items() if private else ():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             futures.append(await self.show_hand(view, out.names, notes=drawn))
         for viewer, text in notes.revealed(self.r, out, self.r.colorblind(out)).items():
@@ -204,7 +208,8 @@ class TelegramUI:
                 self.sender.remove_keyboard(chat_id, int(lobby), low=True)
             markup = None
             if view.status == "running":
-                markup = link_keyboard(r.t(view.lang, "btn-my-cards"), self.link(view.game_id))
+                mode = await self.modes.of(view.chat_key)
+                markup = table_markup(r, view.lang, view.game_id, self.link(view.game_id), mode)
 
             def render() -> Content:
                 return r.table(view, names), markup
@@ -328,8 +333,9 @@ class TelegramUI:
                 if view is None or view.game_id != record.id or view.status != "running":
                     continue
                 await self.show_table(view, out.names)
+                private = self.modes.private_hands(await self.modes.of(record.chat_key))
                 for seat in view.seats:
-                    if seat.is_bot:
+                    if seat.is_bot or not private:
                         continue
                     mine = await self.service.hand(User(seat.id, seat.name), game_id=view.game_id)
                     hand = mine.hands.get(seat.id)

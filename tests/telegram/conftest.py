@@ -99,8 +99,11 @@ class Harness:
         started: Iterable[int] | None = None,
         lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
         names: list[str] | None = None,
+        app_options: dict[str, Any] | None = None,
     ) -> None:
-        """`names`: the users' first names, instead of the language's usual ones."""
+        """`names`: the users' first names, instead of the language's usual ones;
+        `app_options`: more keyword arguments for `TelegramApp`."""
+        self.app_options = app_options or {}
         self.api = api
         self.db_path = db_path
         self.lang = lang
@@ -143,6 +146,7 @@ class Harness:
             group_limit=self.group_limit,
             wait=5.0,
             freeze=False,
+            **self.app_options,
         )
         self.inflight = InFlight()
         self.app.dp.update.outer_middleware(self.inflight)
@@ -336,6 +340,8 @@ def bot_texts(api: FakeBotAPI) -> list[Sent]:
     for call in api.calls():
         if call.ok and (call.is_("sendMessage") or call.is_("editMessageText")):
             chat = call.chat_id
+            if chat is None and "inline_message_id" in call.params:  # a message chosen inline
+                chat = api.inline_chat(str(call.params["inline_message_id"]))
             assert isinstance(chat, int)
             markup = call.params.get("reply_markup") or {}
             labels = [b["text"] for row in markup.get("inline_keyboard", []) for b in row]

@@ -48,6 +48,9 @@ async def start(
         if view is None:
             ui.say(message.chat.id, ui.notice(out.lang, out.error or Notice("error-no-game")))
             return
+        if not ui.modes.private_hands(await ui.modes.of(view.chat_key)):
+            ui.say(message.chat.id, ui.r.t(view.lang, "inline-group-mode"))
+            return
         await ui.show_hand(view, out.names, fresh=True)
         return
     games = await service.games_of(user.id)
@@ -55,7 +58,7 @@ async def start(
     for game_id in games:
         out = await service.hand(user, game_id=game_id)
         view = out.hands.get(user.id)
-        if view is not None:
+        if view is not None and ui.modes.private_hands(await ui.modes.of(view.chat_key)):
             await ui.show_hand(view, out.names, fresh=True)
 
 
