@@ -162,7 +162,9 @@ def hand_image(picture: HandPicture) -> Image.Image:
     return image
 
 
-def _color_pill(image: Image.Image, box: tuple[int, int, int, int], color: Color, lang: str) -> None:
+def _color_pill(
+    image: Image.Image, box: tuple[int, int, int, int], color: Color, lang: str
+) -> None:
     """The color a wild card chose: the color itself, and its shape and letter in a white pill
     (color is never the only cue)."""
     draw = ImageDraw.Draw(image)

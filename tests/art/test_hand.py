@@ -3,10 +3,11 @@ card readable in its own uncovered part."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageDraw, ImageStat
 
 from bot.art import hand
 from bot.art.export import card_image
@@ -79,6 +80,7 @@ def test_every_card_shows_its_own_picture_where_it_is_uncovered(count: int) -> N
     h = plan.card_height
     w = card_image(cards[0], size=h).width
     rows = {y for _, y in plan.cards}
+    corner = math.ceil(h * 100 / 1550)  # the card's corner radius (bot.art.face)
     for i, (card, (x, y)) in enumerate(zip(cards, plan.cards, strict=True)):
         last_in_row = i + 1 == len(cards) or plan.cards[i + 1][1] != y
         visible = w if last_in_row else plan.cards[i + 1][0] - x
@@ -87,6 +89,11 @@ def test_every_card_shows_its_own_picture_where_it_is_uncovered(count: int) -> N
         alone.paste(tile, (0, 0), tile)
         shown = image.crop((x, y, x + visible, y + h))
         expected = alone.crop((0, 0, visible, h))
+        if i and plan.cards[i - 1][1] == y:
+            # The card's round corners show the card under it: compare the rest.
+            for picture_ in (shown, expected):
+                ImageDraw.Draw(picture_).rectangle((0, 0, corner, corner), fill=0)
+                ImageDraw.Draw(picture_).rectangle((0, h - corner, corner, h), fill=0)
         assert ImageChops.difference(shown, expected).getbbox() is None, (i, card)
     assert len(rows) == len(rows_of(count))
     assert plan.top is not None and plan.pill is not None
