@@ -4,7 +4,9 @@ Every move costs a few Bot API calls (the hands' edits, the callback's answer), 
 CPU time is aiogram's generic machinery rather than the network. Two shortcuts, same requests:
 
 - the form is url-encoded directly (aiogram builds an aiohttp `FormData`, which also prepares a
-  multipart writer it never uses); requests with files take aiogram's own path;
+  multipart writer it never uses); requests with files (a picture's upload) are multipart, their
+  fields prepared the same way (aiogram's own form dumps the whole method first, which a
+  keyboard set as JSON after validation does not survive);
 - the results of edits, deletions and callback answers are never read by the bot, so a
   successful answer to those is not parsed into a `Message` (errors are parsed as usual, so
   429, 403 and "message is not modified" raise the same exceptions).
@@ -33,8 +35,8 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import InlineKeyboardMarkup
-from aiohttp import ClientError, ClientResponseError, ClientTimeout
+from aiogram.types import InlineKeyboardMarkup, InputFile
+from aiohttp import ClientError, ClientResponseError, ClientTimeout, FormData
 
 UNREAD_RESULTS = (AnswerCallbackQuery, DeleteMessage, EditMessageReplyMarkup, EditMessageText)
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -42,8 +44,9 @@ _OK = re.compile(r'\s*\{\s*"ok"\s*:\s*true\b')  # a successful answer, without p
 
 
 class BotSession(AiohttpSession):
-    def _form(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
-        files: dict[str, Any] = {}
+    def _fields(
+        self, bot: Bot, method: TelegramMethod[Any], files: dict[str, InputFile]
+    ) -> dict[str, Any]:
         fields = {}
         for key, value in method:
             if value is None:
@@ -56,7 +59,22 @@ class BotSession(AiohttpSession):
                 prepared = self.prepare_value(value, bot=bot, files=files)
             if prepared:
                 fields[key] = prepared
+        return fields
+
+    def _form(self, bot: Bot, method: TelegramMethod[Any]) -> str | None:
+        files: dict[str, InputFile] = {}
+        fields = self._fields(bot, method, files)
         return None if files else urlencode(fields)
+
+    def build_form_data(self, bot: Bot, method: TelegramMethod[TelegramType]) -> FormData:
+        """The multipart form of a request with files (aiogram's path, our fields)."""
+        form = FormData(quote_fields=False)
+        files: dict[str, InputFile] = {}
+        for key, value in self._fields(bot, method, files).items():
+            form.add_field(key, value)
+        for key, file in files.items():
+            form.add_field(key, file.read(bot), filename=file.filename or key)
+        return form
 
     async def make_request(
         self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None

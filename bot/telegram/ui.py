@@ -41,6 +41,7 @@ from bot.telegram.keyboards import (
     step_keyboard,
 )
 from bot.telegram.mentions import mentioning
+from bot.telegram.pictures import PICTURE_FROM, PICTURES, Photo, hand_content
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.views import HandView, TableView
 
@@ -87,6 +88,7 @@ class TelegramUI:
         self.sender = sender
         self.username = username
         self.wait = wait  # how long a handler waits for its messages before answering
+        self.picture_from = PICTURE_FROM  # a hand of this many cards is shown as a picture
         self._games: dict[int, _Game] = {}
         self._loading: dict[int, asyncio.Future[_Game]] = {}
         self._messages: dict[tuple[int, int], Slot] = {}
@@ -255,8 +257,10 @@ class TelegramUI:
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
+        own = await self.service.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it.
-        ping = view.is_turn and not was_turn and not fresh and await self.turn_ping(view.player)
+        ping = view.is_turn and not was_turn and not fresh and own.get(TURN_PING) is not False
+        pictures = own.get(PICTURES) is not False
         names = dict(names)
         lines = list(notes or ())
 
@@ -264,7 +268,7 @@ class TelegramUI:
             text = self._hand_text(game, view, names)
             if lines:
                 text = "\n".join(lines) + "\n\n" + text
-            return text, hand_keyboard(self.r, view)
+            return self._hand_content(view, text, pictures), hand_keyboard(self.r, view)
 
         return self.sender.update(slot, render, view.version, fresh=ping)
 
@@ -274,6 +278,9 @@ class TelegramUI:
         own = (await self.service.personal(chat_key(int(player)))).get(TURN_PING)
         return True if own is None else bool(own)
 
+    def _hand_content(self, view: HandView, text: str, wanted: bool) -> str | Photo:
+        return hand_content(view, text, wanted=wanted, picture_from=self.picture_from)
+
     async def show_step(
         self, view: HandView, names: Mapping[str, str], head: str
     ) -> asyncio.Future[Any]:
@@ -281,11 +288,13 @@ class TelegramUI:
         keyboard."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
+        pictures = (await self.service.personal(chat_key(int(view.player)))).get(PICTURES)
 
         def render() -> Content:
             title = steps.step_title(self.r, view, head)
             text = self._hand_text(game, view, names) + "\n\n" + title
-            return text, step_keyboard(self.r, view, head, names)
+            content = self._hand_content(view, text, pictures is not False)
+            return content, step_keyboard(self.r, view, head, names)
 
         return self.sender.update(slot, render, view.version)
 
