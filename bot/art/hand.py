@@ -89,6 +89,7 @@ class Layout:
     cards: tuple[tuple[int, int], ...]
     top: tuple[int, int] | None
     pill: tuple[int, int, int, int] | None
+    back: tuple[int, int] | None = None  # an empty hand: a card's back stands for it
 
 
 def rows_of(count: int) -> list[int]:
@@ -118,14 +119,15 @@ def _layout_at(picture: HandPicture, h: int) -> Layout:
     places: list[tuple[int, int]] = []
     y = pad
     right = x0
-    for count in rows_of(len(picture.cards)):
+    for count in rows_of(len(picture.cards)) or [1]:  # no cards: room for the back of one
         for i in range(count):
             places.append((x0 + i * step, y))
         right = max(right, x0 + (count - 1) * step + w)
         y += h + round(_ROW_GAP * h)
-    bottom = max(y - round(_ROW_GAP * h) if places else pad, top_bottom)
-    width = max(right, x0 if places else pad + w) + pad
-    return Layout((width, bottom + pad), h, tuple(places), top, pill)
+    bottom = max(y - round(_ROW_GAP * h), top_bottom)
+    if picture.cards:
+        return Layout((right + pad, bottom + pad), h, tuple(places), top, pill)
+    return Layout((right + pad, bottom + pad), h, (), top, pill, back=places[0])
 
 
 def layout(picture: HandPicture) -> Layout:
@@ -141,7 +143,7 @@ def layout(picture: HandPicture) -> Layout:
 
 
 @functools.lru_cache(maxsize=512)
-def _card(card: Card, dimmed: bool, height: int, lang: str) -> Image.Image:
+def _card(card: Card | None, dimmed: bool, height: int, lang: str) -> Image.Image:
     """One card at the picture's size (shared: do not modify)."""
     return card_image(card, dimmed=dimmed, size=height, lang=lang)
 
@@ -154,6 +156,9 @@ def hand_image(picture: HandPicture) -> Image.Image:
     for card, dimmed, place in zip(picture.cards, picture.dimmed, plan.cards, strict=True):
         tile = _card(card, dimmed, h, picture.lang)
         image.paste(tile, place, tile)
+    if plan.back is not None:  # no cards left: the back of one, dimmed, where they were
+        tile = _card(None, True, h, picture.lang)
+        image.paste(tile, plan.back, tile)
     if picture.top is not None and plan.top is not None:
         tile = _card(picture.top, False, h, picture.lang)
         image.paste(tile, plan.top, tile)

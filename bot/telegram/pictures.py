@@ -101,8 +101,8 @@ def hand_content(
 ) -> str | Photo:
     """A private hand's content: its picture with `text` as the caption, or `text` alone.
 
-    Text when the person turned pictures off (`wanted`), when there is no card to show, or when
-    the text would not fit a caption. Below `picture_from` cards the picture is only kept on a
+    Text when the person turned pictures off (`wanted`) or when the text would not fit a
+    caption. Below `picture_from` cards the picture is only kept on a
     message that shows one already (`Photo.prefer_text`): a hand that shrinks is not moved to a
     new message for it, and its next new message (a turn beginning) is text.
 
@@ -110,7 +110,7 @@ def hand_content(
     nothing dimmed, so nothing in it goes stale while the player waits. A hand that can act
     shows the top card (and the color a wild chose) and dims the cards it cannot play now.
     """
-    if not wanted or view.left or not view.cards or not fits_caption(text):
+    if not wanted or not fits_caption(text):
         return text
     acting = view.status == "running" and not view.waiting
     playable = None

@@ -117,6 +117,18 @@ def test_no_top_card_no_room_for_it() -> None:
     assert beside.size[0] > alone.size[0] and beside.size[1] == alone.size[1]
 
 
+def test_an_empty_hand_shows_the_back_of_a_card() -> None:
+    plan = layout(HandPicture.of([]))
+    assert plan.cards == () and plan.back is not None
+    back = card_image(None, dimmed=True, size=plan.card_height)
+    alone = Image.new("RGB", back.size, SHEET_BACKGROUND)
+    alone.paste(back, (0, 0), back)
+    x, y = plan.back
+    shown = hand_image(HandPicture.of([])).crop((x, y, x + back.width, y + back.height))
+    assert ImageChops.difference(shown, alone).getbbox() is None
+    assert layout(HandPicture.of(_cards(1))).size == plan.size
+
+
 def test_one_flag_per_card() -> None:
     with pytest.raises(ValueError):
         HandPicture((Card.parse("r1"),), ())
