@@ -1182,7 +1182,7 @@ class FakeBotAPI:
         if width + height > PHOTO_SIDES or max(width, height) > PHOTO_RATIO * min(width, height):
             raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
         n = next(self._ids)
-        sizes = []
+        sizes: list[Json] = []
         for side in (90, 320, 800, 1280):  # Telegram's sizes, the original (up to 1280) last
             scale = min(1.0, side / max(width, height))
             sizes.append(
@@ -1196,8 +1196,8 @@ class FakeBotAPI:
             if scale == 1.0:
                 break
         for size in sizes:
-            self._photo_files[size["file_id"]] = sizes
-            self.photos[size["file_id"]] = data
+            self._photo_files[str(size["file_id"])] = sizes
+            self.photos[str(size["file_id"])] = data
         return sizes
 
     @staticmethod
