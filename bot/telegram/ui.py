@@ -15,6 +15,11 @@ never a name or a top card that the next move would make wrong (the table, in th
 those). A hand that can act (its turn, or a move out of turn) is re-sent whenever the turn or
 the top card changes, so it shows them.
 
+A hand of `picture_from` cards or more (8 unless changed) is a photo of the cards with the hand's
+text as its caption (`bot.telegram.pictures.hand_content`, drawn by `bot.art.hand`): updated by
+one `editMessageMedia`, so it costs the calls a text hand costs. `/pictures` turns it off for a
+person (`PICTURES` among their own switches).
+
 Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
 plus `tg:title`), so a restarted bot keeps editing the same messages.
 """
