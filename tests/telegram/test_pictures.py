@@ -96,10 +96,14 @@ async def test_a_match_played_from_pictures_to_its_end(harness: Harness) -> None
         hand = h.api.message(user.id, int(ref))
         assert hand.photo is not None and finished in hand.plain_text
         assert hand.buttons == []  # a finished hand has nothing to press
-    # Every hand update was one call: sent as a photo, then edited as one, or moved down.
+    # Every hand update was one call: sent as a photo, then edited as one, or moved down when a
+    # turn began (a new photo, the old one deleted): one hand message each is left.
     kinds = Counter(c.method for c in private_calls(h))
-    assert kinds["sendPhoto"] >= 2 and kinds["editMessageMedia"] > moves // 2
+    assert kinds["sendPhoto"] > 4 and kinds["editMessageMedia"] > moves // 2
+    assert kinds["deleteMessage"] == kinds["sendPhoto"] - len(h.users)
     assert kinds["editMessageText"] == 0
+    for user in h.users:
+        assert len([m for m in h.api.messages(user.id) if m.from_bot and m.photo]) == 1
     assert not [c for c in h.api.calls() if not c.ok and c.method in PHOTO_CALLS]
 
 
