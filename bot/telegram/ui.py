@@ -264,8 +264,8 @@ class TelegramUI:
             return _done()
         own = await self.service.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it.
-        ping = view.is_turn and not was_turn and not fresh and own.get(TURN_PING) is not False
-        pictures = own.get(PICTURES) is not False
+        ping = view.is_turn and not was_turn and not fresh and _switch(own, TURN_PING)
+        pictures = _switch(own, PICTURES)
         names = dict(names)
         lines = list(notes or ())
 
@@ -280,8 +280,7 @@ class TelegramUI:
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless
         they turned it off)."""
-        own = (await self.service.personal(chat_key(int(player)))).get(TURN_PING)
-        return True if own is None else bool(own)
+        return _switch(await self.service.personal(chat_key(int(player))), TURN_PING)
 
     def _hand_content(self, view: HandView, text: str, wanted: bool) -> str | Photo:
         return hand_content(view, text, wanted=wanted, picture_from=self.picture_from)
@@ -293,12 +292,13 @@ class TelegramUI:
         keyboard."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
-        pictures = (await self.service.personal(chat_key(int(view.player)))).get(PICTURES)
+        own = await self.service.personal(chat_key(int(view.player)))
+        pictures = _switch(own, PICTURES)
 
         def render() -> Content:
             title = steps.step_title(self.r, view, head)
             text = self._hand_text(game, view, names) + "\n\n" + title
-            content = self._hand_content(view, text, pictures is not False)
+            content = self._hand_content(view, text, pictures)
             return content, step_keyboard(self.r, view, head, names)
 
         return self.sender.update(slot, render, view.version)
@@ -381,6 +381,11 @@ class TelegramUI:
             slot = self._messages[key] = Slot(chat_id, message_id)
         content: Content = (text, markup)
         return self.sender.update(slot, lambda: content, slot.version)
+
+
+def _switch(own: Mapping[str, Any], key: str) -> bool:
+    """One of a person's own switches (`TURN_PING`, `PICTURES`): on unless they turned it off."""
+    return own.get(key) is not False
 
 
 def _done() -> asyncio.Future[Any]:
