@@ -49,7 +49,7 @@ from bot.timer_loop import TimerLoop
 
 log = logging.getLogger(__name__)
 
-PRIVATE_COMMANDS = ("start", "notify", "help", "rules")
+PRIVATE_COMMANDS = ("start", "notify", "pictures", "help", "rules")
 GROUP_LIMIT = RateLimit()  # Telegram: about 20 messages a minute in one group
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
@@ -150,7 +150,7 @@ async def set_commands(bot: Bot, renderer: Renderer) -> None:
             BotCommand(
                 command=c,
                 description=renderer.t(lang, f"tg-cmd-{c}-private")
-                if c in ("start", "notify")
+                if c in ("start", "notify", "pictures")
                 else i18n.command_description(lang, c),
             )
             for c in PRIVATE_COMMANDS

@@ -15,6 +15,11 @@ never a name or a top card that the next move would make wrong (the table, in th
 those). A hand that can act (its turn, or a move out of turn) is re-sent whenever the turn or
 the top card changes, so it shows them.
 
+A hand of `picture_from` cards or more (8 unless changed) is a photo of the cards with the hand's
+text as its caption (`bot.telegram.pictures.hand_content`, drawn by `bot.art.hand`): updated by
+one `editMessageMedia`, so it costs the calls a text hand costs. `/pictures` turns it off for a
+person (`PICTURES` among their own switches).
+
 Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
 plus `tg:title`), so a restarted bot keeps editing the same messages.
 """
@@ -41,6 +46,7 @@ from bot.telegram.keyboards import (
     step_keyboard,
 )
 from bot.telegram.mentions import mentioning
+from bot.telegram.pictures import PICTURE_FROM, PICTURES, Photo, hand_content
 from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.views import HandView, TableView
@@ -90,6 +96,7 @@ class TelegramUI:
         self.sender = sender
         self.username = username
         self.wait = wait  # how long a handler waits for its messages before answering
+        self.picture_from = PICTURE_FROM  # a hand of this many cards is shown as a picture
         self._games: dict[int, _Game] = {}
         self._loading: dict[int, asyncio.Future[_Game]] = {}
         self._messages: dict[tuple[int, int], Slot] = {}
@@ -260,8 +267,10 @@ class TelegramUI:
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
+        own = await self.service.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it.
-        ping = view.is_turn and not was_turn and not fresh and await self.turn_ping(view.player)
+        ping = view.is_turn and not was_turn and not fresh and _switch(own, TURN_PING)
+        pictures = _switch(own, PICTURES)
         names = dict(names)
         lines = list(notes or ())
 
@@ -269,15 +278,17 @@ class TelegramUI:
             text = self._hand_text(game, view, names)
             if lines:
                 text = "\n".join(lines) + "\n\n" + text
-            return text, hand_keyboard(self.r, view)
+            return self._hand_content(view, text, pictures), hand_keyboard(self.r, view)
 
         return self.sender.update(slot, render, view.version, fresh=ping)
 
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless
         they turned it off)."""
-        own = (await self.service.personal(chat_key(int(player)))).get(TURN_PING)
-        return True if own is None else bool(own)
+        return _switch(await self.service.personal(chat_key(int(player))), TURN_PING)
+
+    def _hand_content(self, view: HandView, text: str, wanted: bool) -> str | Photo:
+        return hand_content(view, text, wanted=wanted, picture_from=self.picture_from)
 
     async def show_step(
         self, view: HandView, names: Mapping[str, str], head: str
@@ -286,11 +297,14 @@ class TelegramUI:
         keyboard."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
+        own = await self.service.personal(chat_key(int(view.player)))
+        pictures = _switch(own, PICTURES)
 
         def render() -> Content:
             title = steps.step_title(self.r, view, head)
             text = self._hand_text(game, view, names) + "\n\n" + title
-            return text, step_keyboard(self.r, view, head, names)
+            content = self._hand_content(view, text, pictures)
+            return content, step_keyboard(self.r, view, head, names)
 
         return self.sender.update(slot, render, view.version)
 
@@ -373,6 +387,11 @@ class TelegramUI:
             slot = self._messages[key] = Slot(chat_id, message_id)
         content: Content = (text, markup)
         return self.sender.update(slot, lambda: content, slot.version)
+
+
+def _switch(own: Mapping[str, Any], key: str) -> bool:
+    """One of a person's own switches (`TURN_PING`, `PICTURES`): on unless they turned it off."""
+    return own.get(key) is not False
 
 
 def _done() -> asyncio.Future[Any]:

@@ -31,6 +31,7 @@ from bot.views import BOT_PREFIX
 from core.cards import ALL_CARDS, COLORS
 from core.game import Game
 from tests.telegram.fake_bot_api import (
+    ApiCall,
     CallbackAnswer,
     FakeBotAPI,
     FakeChat,
@@ -334,18 +335,33 @@ class Sent:
     buttons: list[str] = field(default_factory=list)
 
 
+def sent_text(call: ApiCall) -> str | None:
+    """The text (or a photo's caption) a successful call of the bot showed, None for other
+    calls: the one place that knows where each method carries its words."""
+    if not call.ok:
+        return None
+    if call.is_("sendMessage") or call.is_("editMessageText"):
+        return str(call.params.get("text"))
+    if call.is_("sendPhoto") or call.is_("editMessageCaption"):
+        return str(call.params.get("caption") or "")
+    if call.is_("editMessageMedia"):
+        return str((call.params.get("media") or {}).get("caption") or "")
+    return None
+
+
 def bot_texts(api: FakeBotAPI) -> list[Sent]:
-    """Every text the bot sent or edited to, with its buttons' labels."""
+    """Every text (and caption) the bot sent or edited to, with its buttons' labels."""
     out = []
     for call in api.calls():
-        if call.ok and (call.is_("sendMessage") or call.is_("editMessageText")):
+        text = sent_text(call)
+        if text is not None:
             chat = call.chat_id
             if chat is None and "inline_message_id" in call.params:  # a message chosen inline
                 chat = api.inline_chat(str(call.params["inline_message_id"]))
             assert isinstance(chat, int)
             markup = call.params.get("reply_markup") or {}
             labels = [b["text"] for row in markup.get("inline_keyboard", []) for b in row]
-            out.append(Sent(chat, str(call.params.get("text")), labels))
+            out.append(Sent(chat, text, labels))
     return out
 
 

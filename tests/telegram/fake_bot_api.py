@@ -27,6 +27,13 @@ id (a ``text_mention`` entity, or ``<a href="tg://user?id=...">`` with HTML pars
 Telegram notifies them; an edit notifies nobody, as on Telegram. Entities must lie inside the
 text (offsets and lengths in UTF-16 code units), else 400 "can't parse entities".
 
+Photos (``sendPhoto``, ``editMessageMedia``, ``editMessageCaption``) are checked as Telegram
+checks them: a caption of at most 1024 characters, an upload of at most 10 MB whose width and
+height add up to at most 10000 with a side ratio of at most 20, a known ``file_id``; every upload
+gets new file ids (one per size, as Telegram's ``PhotoSize`` list) and ``picture(msg)`` gives the
+bytes a photo message shows. A photo has no text: ``editMessageText`` on it is refused;
+``editMessageMedia`` turns a text message into a photo (Bot API 9).
+
 Deliberate simplifications (documented so nobody relies on them by accident):
 HTML/Markdown is stored as sent (``StoredMessage.text`` keeps tags; ``plain_text`` strips HTML);
 "not modified" compares the raw text, entities and inline keyboard; privacy mode is off (every
@@ -38,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import io
 import itertools
 import json
 import re
@@ -51,6 +59,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Update
 from aiohttp import web
+from PIL import Image
 
 __all__ = [
     "ApiCall",
@@ -93,6 +102,10 @@ _NOT_MODIFIED = (
     "are exactly the same as a content and reply markup of the current content of the message"
 )
 DELETE_WINDOW = 48 * 3600  # seconds a bot may delete a message after it was sent
+CAPTION_LIMIT = 1024  # a caption's characters (UTF-16 code units)
+PHOTO_BYTES = 10 * 1024 * 1024  # an uploaded photo at most
+PHOTO_SIDES = 10_000  # a photo's width and height together at most
+PHOTO_RATIO = 20  # a photo's long side at most this many times its short side
 _BAD_QUERY = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 _ADMIN_RIGHTS = (
     "can_manage_chat",
@@ -175,6 +188,8 @@ class StoredMessage:
     sticker: str | None = None  # the file id of a sticker message
     via_bot: bool = False  # sent by a user through the bot's inline mode (the bot may edit it)
     inline_message_id: str | None = None  # such a message with a keyboard: how the bot edits it
+    caption: str | None = None  # a photo's caption (a photo message has no text)
+    photo: list[Json] | None = None  # a photo's sizes (PhotoSize), the original last
 
     @property
     def from_bot(self) -> bool:
@@ -188,8 +203,8 @@ class StoredMessage:
 
     @property
     def plain_text(self) -> str:
-        """The text as a user would see it (HTML tags stripped)."""
-        return _visible_text(self.text or "", self.parse_mode)
+        """The text as a user would see it (HTML tags stripped); a photo's caption."""
+        return _visible_text(self.text or self.caption or "", self.parse_mode)
 
     def to_api(self) -> Json:
         data: Json = {
@@ -204,6 +219,10 @@ class StoredMessage:
             data["sticker"] = {"file_id": self.sticker}
         if self.entities:
             data["entities"] = self.entities
+        if self.photo is not None:
+            data["photo"] = self.photo
+        if self.caption is not None:
+            data["caption"] = self.caption
         if self.reply_markup:
             data["reply_markup"] = self.reply_markup
         if self.edit_date:
@@ -377,6 +396,8 @@ class FakeBotAPI:
         self._inline_queries: dict[str, tuple[FakeUser, str]] = {}
         self._inline_answers: dict[str, list[InlineAnswer]] = {}
         self._inline_messages: dict[str, StoredMessage] = {}
+        self.photos: dict[str, bytes] = {}  # every photo's file id (each size's) -> its bytes
+        self._photo_files: dict[str, list[Json]] = {}  # any size's file id -> the photo's sizes
         self.notifications: list[Notification] = []
         self._ids = itertools.count(1)
         self._update_ids = itertools.count(10_000)
@@ -1026,6 +1047,8 @@ class FakeBotAPI:
 
     def _m_editMessageText(self, params: Json) -> Json | bool:
         msg = self._bot_message(params, "edit")
+        if msg.photo is not None:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
         text = self._checked_text(params)
         markup = self._inline_markup(params)  # omitting reply_markup removes the keyboard
         entities = params.get("entities") or None
@@ -1375,6 +1398,105 @@ class FakeBotAPI:
         )
         self._callback_answers[query_id] = []
         return query_id
+
+    # ------------------------------------------------------------------ photos
+
+    def picture(self, msg: StoredMessage) -> bytes:
+        """The bytes of the photo a message shows (its largest size)."""
+        assert msg.photo, f"message {msg.message_id} is not a photo"
+        return self.photos[msg.photo[-1]["file_id"]]
+
+    def _photo_sizes(self, value: Any, params: Json) -> list[Json]:
+        """The sizes of a photo given as a file id, or uploaded (``attach://<field>`` or the
+        field itself): checked as Telegram checks them, stored under new file ids."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            value = params.get(value.removeprefix("attach://"))
+            if not isinstance(value, Upload):
+                raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        if not isinstance(value, Upload):
+            known = self._photo_files.get(str(value))
+            if known is None:
+                raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            return known
+        data = value.data
+        if len(data) > PHOTO_BYTES:
+            raise ApiError(400, "Bad Request: file is too big")
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                image.load()
+                width, height = image.size
+        except (OSError, ValueError):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from None
+        if width + height > PHOTO_SIDES or max(width, height) > PHOTO_RATIO * min(width, height):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        n = next(self._ids)
+        sizes: list[Json] = []
+        for side in (90, 320, 800, 1280):  # Telegram's sizes, the original (up to 1280) last
+            scale = min(1.0, side / max(width, height))
+            sizes.append(
+                {
+                    "file_id": f"AgACPhoto{n}x{side}",
+                    "file_unique_id": f"AQADPhoto{n}x{side}",
+                    "width": max(1, round(width * scale)),
+                    "height": max(1, round(height * scale)),
+                }
+            )
+            if scale == 1.0:
+                break
+        for size in sizes:
+            self._photo_files[str(size["file_id"])] = sizes
+            self.photos[str(size["file_id"])] = data
+        return sizes
+
+    @staticmethod
+    def _checked_caption(caption: Any) -> str | None:
+        if caption is None or caption == "":
+            return None
+        if _utf16_len(str(caption)) > CAPTION_LIMIT:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return str(caption)
+
+    def _m_sendPhoto(self, params: Json) -> Json:
+        chat = self._writable_chat(params)
+        if params.get("photo") is None:
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        caption = self._checked_caption(params.get("caption"))
+        sizes = self._photo_sizes(params["photo"], params)
+        msg = StoredMessage(self._peek_message_id(chat.id), chat, self.bot, int(time.time()))
+        msg.photo, msg.caption = sizes, caption
+        msg.reply_markup = self._inline_markup(params)
+        self._store(msg)
+        return msg.to_api()
+
+    def _m_editMessageMedia(self, params: Json) -> Json:
+        """A photo's picture, caption and keyboard at once; a text message becomes a photo
+        (Bot API 9: "replace a text ... message with a media")."""
+        msg = self._bot_message(params, "edit")
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: the fake edits photos only")
+        if not msg.from_bot:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        caption = self._checked_caption(media.get("caption"))
+        sizes = self._photo_sizes(media.get("media"), params)
+        markup = self._inline_markup(params)
+        if (sizes, caption, markup) == (msg.photo, msg.caption, msg.reply_markup):
+            raise ApiError(400, _NOT_MODIFIED)
+        msg.photo, msg.caption, msg.reply_markup = sizes, caption, markup
+        msg.text = msg.entities = None
+        msg.edit_date = int(time.time())
+        return msg.to_api()
+
+    def _m_editMessageCaption(self, params: Json) -> Json:
+        msg = self._bot_message(params, "edit")
+        if msg.photo is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        caption = self._checked_caption(params.get("caption"))
+        markup = self._inline_markup(params)
+        if (caption, markup) == (msg.caption, msg.reply_markup):
+            raise ApiError(400, _NOT_MODIFIED)
+        msg.caption, msg.reply_markup, msg.edit_date = caption, markup, int(time.time())
+        return msg.to_api()
 
 
 class Upload(str):
