@@ -151,6 +151,7 @@ class OutboxPort:
         out.notices = [n for n in map(_notice_of, data.get("notices") or ()) if n is not None]
         out.info = _notice_of(data.get("info"))
         if entry.game_id is None:
+            out.outbox = Entries(None, [entry.id], entry.attempts)
             return out
         refs = await self.uow.storage.refs(entry.game_id)
         head = sent_key(entry.chat_key, entry.id, "")
@@ -207,7 +208,7 @@ class OutboxPort:
         """Record an item of the outcome's entry as sent (`message_id`: what the platform gave
         it), so that a re-delivery skips it. The item belongs to the last entry (the one of the
         commit that produced the outcome's events)."""
-        if out.outbox is not None:
+        if out.outbox is not None and out.outbox.game_id is not None:
             key = sent_key(out.chat_key, out.outbox.ids[-1], item)
             await self.uow.storage.put_ref(out.outbox.game_id, key, message_id)
 

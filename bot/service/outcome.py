@@ -50,7 +50,7 @@ class Entries:
     """The outbox entries an outcome delivers (`bot.service.outbox`): the adapter marks them
     sent once its sends went out."""
 
-    game_id: int
+    game_id: int | None
     ids: list[int]
     attempts: int = 0  # failed deliveries so far
     delivered: set[str] = field(default_factory=set)  # items already sent: a re-delivery skips

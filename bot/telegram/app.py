@@ -191,7 +191,9 @@ class TelegramApp:
         self.renderer = CachingRenderer((renderer or Renderer(get_i18n())).i18n)
         # The outbox of the Telegram chats: from now on their commits write entries.
         self.delivery = Delivery(service.outbox, PREFIX)
-        budget = None if group_limit is None else self._group_budget
+        # The groups' budget is shared through the database when other processes may send too.
+        shared = group_limit is not None and not service.outbox.sole_process
+        budget = self._group_budget if shared else None
         self.sender = Sender(bot, group_limit=group_limit, budget=budget)
         self.admins = Admins()
         self.dp = build_dispatcher(self.renderer)
