@@ -59,18 +59,23 @@ class Delivery:
 
     # ------------------------------------------------------------------ settling sends
 
-    def track(self, out: Outcome, sends: Sequence[Send]) -> None:
-        """Finish the outcome's entries once `sends` went out, or retry them if one failed."""
+    def track(
+        self, out: Outcome, sends: Sequence[Send], failure: BaseException | None = None
+    ) -> None:
+        """Finish the outcome's entries once `sends` went out, or retry them if one failed (or
+        publishing itself failed: `failure`). Only the first call for an outcome counts."""
         entries = out.outbox
         if entries is None or entries.tracked:
             return
         entries.tracked = True
         self._in_flight.update(entries.ids)
-        task = asyncio.create_task(self._settle(out, sends))
+        task = asyncio.create_task(self._settle(out, sends, failure))
         self._settling.add(task)
         task.add_done_callback(self._settling.discard)
 
-    async def _settle(self, out: Outcome, sends: Sequence[Send]) -> None:
+    async def _settle(
+        self, out: Outcome, sends: Sequence[Send], failure: BaseException | None
+    ) -> None:
         entries = out.outbox
         assert entries is not None
 
@@ -80,7 +85,7 @@ class Delivery:
                 await self.outbox.mark_sent(out, item, str(getattr(result, "message_id", "")))
 
         results = await asyncio.gather(*(one(i, s) for i, s in sends), return_exceptions=True)
-        failed = [r for r in results if isinstance(r, BaseException)]
+        failed = [r for r in (*results, failure) if isinstance(r, BaseException)]
         try:
             if failed:
                 log.warning("chat %s: delivery failed (%s); retrying", out.chat_key, failed[0])
@@ -122,8 +127,9 @@ class Delivery:
                 continue  # still being sent here: claimed again, not sent twice
             try:
                 await self.publish(out)
-            except Exception:
+            except Exception as exc:
                 log.exception("chat %s: re-delivering failed", out.chat_key)
+                self.track(out, [], exc)
             self.track(out, [])  # a publication that tracked nothing had nothing to send
             published += 1
         return published

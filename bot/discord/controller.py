@@ -96,10 +96,6 @@ def _extras(
     return extras
 
 
-async def _failed(exc: Exception) -> None:
-    raise exc
-
-
 def _hint(interaction: discord.Interaction[Any]) -> str | None:
     locale = interaction.guild_locale
     return None if locale is None else locale.value
@@ -292,8 +288,8 @@ class Controller:
         if self.delivery is None:
             return
         for out in reply.results:
-            if isinstance(out, Outcome) and out.outbox is not None and not out.outbox.tracked:
-                self.delivery.track(out, [] if failure is None else [(None, _failed(failure))])
+            if isinstance(out, Outcome):
+                self.delivery.track(out, [], failure)
 
     async def _safely(self, work: Awaitable[Any], what: str) -> None:
         try:

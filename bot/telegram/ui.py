@@ -164,11 +164,15 @@ class TelegramUI:
         """Show an outcome: the table, the changed hands, announcements, private texts; then
         hand what was sent to the delivery, which settles the outcome's outbox entries."""
         sends: list[Send] = []
+        failure: BaseException | None = None
         try:
             await self._publish(out, sends, wait=wait)
+        except BaseException as exc:
+            failure = exc
+            raise
         finally:
             if self.delivery is not None and out.outbox is not None:
-                self.delivery.track(out, sends)
+                self.delivery.track(out, sends, failure)
 
     async def _publish(self, out: Outcome, sends: list[Send], *, wait: bool) -> None:
         chat_id = chat_id_of(out.chat_key)
