@@ -11,9 +11,9 @@ bot -- they are finished.
 
 The loop (`start`) claims the entries of its platform's chats whose claim ran out (a process
 that died, a delivery that failed) at start and then whenever it is woken, when one of its own
-retries comes due, and every `poll` seconds (entries another process left), and publishes them
-through the adapter in order. An entry still being sent by this process is only claimed again,
-not sent twice.
+retries comes due, and every `poll` seconds (entries another process left: at most 10 s, at
+most half the lease), and publishes them through the adapter in order. An entry still being
+sent by this process is only claimed again, not sent twice.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 Send = tuple[str | None, Awaitable[Any]]
 Publish = Callable[[Outcome], Awaitable[None]]
 
-POLL = 10.0  # seconds between looks for entries other processes left
+POLL = 10.0  # most seconds between looks for entries other processes left (half a lease at most)
 
 
 class Undelivered(Exception):
@@ -42,10 +42,10 @@ class Undelivered(Exception):
 class Delivery:
     """The outbox of one platform's chats (`prefix`) in this process."""
 
-    def __init__(self, outbox: OutboxPort, prefix: str, *, poll: float = POLL) -> None:
+    def __init__(self, outbox: OutboxPort, prefix: str, *, poll: float | None = None) -> None:
         self.outbox = outbox
         self.prefix = prefix
-        self.poll = poll
+        self.poll = min(POLL, outbox.lease / 2) if poll is None else poll
         outbox.deliver(prefix)  # from now on, commits of these chats write entries
         self.publish: Publish | None = None
         self.finished = 0  # outcomes whose entries were finished here
