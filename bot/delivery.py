@@ -12,8 +12,10 @@ bot -- they are finished.
 The loop (`start`) claims the entries of its platform's chats whose claim ran out (a process
 that died, a delivery that failed) at start and then whenever it is woken, when one of its own
 retries comes due, and every `poll` seconds (entries another process left: at most 10 s, at
-most half the lease), and publishes them through the adapter in order. An entry still being
-sent by this process is only claimed again, not sent twice.
+most half the lease), and publishes them through the adapter in order. Each time it first
+renews the claims of what this process is still sending, so a slow send (a group waiting for its
+budget) is not taken over by another process while this one lives; an entry still being sent
+here is never sent twice by this process either.
 """
 
 from __future__ import annotations
@@ -118,8 +120,11 @@ class Delivery:
     # ------------------------------------------------------------------ the loop
 
     async def deliver_due(self, *, start: bool = False) -> int:
-        """Claim and publish the entries whose claim ran out; returns how many were published."""
+        """Renew the claims of what is still being sent here, then claim and publish the
+        entries whose claim ran out; returns how many were published."""
         assert self.publish is not None, "start() the delivery with the adapter's publish"
+        if self._in_flight:  # a slow send (a group waiting for its budget) is not taken over
+            await self.outbox.extend(sorted(self._in_flight))
         published = 0
         for out in await self.outbox.claim(self.prefix, start=start):
             entries = out.outbox

@@ -281,6 +281,10 @@ class StoragePort(Protocol):
         An entry waits while an older unsent entry of its game is still claimed, so a game's
         entries are handed out in order."""
 
+    async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
+        """Keep the claims of entries still being delivered until at least ``until`` (a live
+        process renews what it holds, so nobody takes it over while it sends)."""
+
     async def finish_outbox(self, entry_id: int, now: float) -> None:
         """Mark an entry sent (idempotent)."""
 

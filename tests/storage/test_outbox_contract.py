@@ -255,3 +255,20 @@ async def test_the_send_budget_holds_for_a_taker_whose_clock_is_behind(
         assert await storage.take_send_slot(CHAT, 100.0 + k * 0.1, 20, 60.0) == 0.0
     assert await storage.take_send_slot(CHAT, 165.0, 20, 60.0) == 0.0  # a clock ahead
     assert await storage.take_send_slot(CHAT, 150.0, 20, 60.0) > 0.0  # (90, 150] holds 20
+
+
+async def test_a_live_claim_is_extended_not_shortened(
+    storage: StoragePort, other: StoragePort
+) -> None:
+    g = await _running(storage)
+    g = await _move(storage, g, {"n": 1}, claim=100.0)
+    [entry] = g.outbox
+    await storage.extend_outbox([entry], 150.0)  # still being sent: renewed
+    assert await other.claim_outbox("tg:", 120.0, LEASE) == []
+    await storage.extend_outbox([entry, entry + 1000, 2**70], 110.0)  # never shortened
+    assert await other.claim_outbox("tg:", 140.0, LEASE) == []
+    [taken] = await other.claim_outbox("tg:", 150.0, LEASE)  # its process stopped renewing
+    assert taken.id == entry
+    await other.finish_outbox(entry, 151.0)
+    await storage.extend_outbox([entry], 500.0)  # a finished entry stays finished
+    assert await other.claim_outbox("tg:", FAR, LEASE) == []

@@ -439,6 +439,18 @@ class PostgresStorage:
 
         return await self._write(take)
 
+    async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
+        """Keep the claims of entries still being delivered until at least ``until``."""
+        known = [i for i in entry_ids if codec.known_id(i)]
+        if known:
+            await self._write(
+                lambda conn: conn.execute(
+                    "UPDATE outbox SET claimed_until = greatest(claimed_until, $1)"
+                    " WHERE id = ANY($2::bigint[]) AND sent_at IS NULL",
+                    until, known,
+                )
+            )  # fmt: skip
+
     async def finish_outbox(self, entry_id: int, now: float) -> None:
         """Mark an entry sent; idempotent (the first time is kept)."""
         if codec.known_id(entry_id):

@@ -60,6 +60,17 @@ def claim(prefix: str, now: float, lease: float, limit: int) -> Apply:
     return apply
 
 
+def extend(entry_ids: Sequence[int], until: float) -> Apply:
+    def apply(conn: sqlite3.Connection) -> None:
+        conn.executemany(
+            "UPDATE outbox SET claimed_until = max(claimed_until, ?)"
+            " WHERE id = ? AND sent_at IS NULL",
+            [(until, entry_id) for entry_id in entry_ids],
+        )
+
+    return apply
+
+
 def finish(entry_id: int, now: float) -> Apply:
     def apply(conn: sqlite3.Connection) -> None:
         conn.execute(
