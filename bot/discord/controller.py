@@ -355,9 +355,7 @@ class Controller:
             return
         text, view = "\n".join(texts), self.result_view(out)
         try:
-            message_id = await self.post(out.chat_key, text, view=view)
-            if out.outbox is not None and message_id is not None:  # never posted twice
-                await self.service.outbox.mark_sent(out, RESULTS, str(message_id))
+            await self.posted_results(out, await self.post(out.chat_key, text, view=view))
         except discord.Forbidden as exc:
             if exc.code != 50013:
                 raise
@@ -370,6 +368,12 @@ class Controller:
             creator = out.table.creator if out.table is not None else None
             if creator is not None and creator != actor and not is_bot(creator):
                 await self.tell_creator(out, creator, text)
+
+    async def posted_results(self, out: Outcome, message_id: int | None) -> None:
+        """The outcome's results are in the channel (posted, or as a command's public answer):
+        recorded with its outbox entry, so that delivering it again does not post them twice."""
+        if out.outbox is not None and out.announcements:
+            await self.service.outbox.mark_sent(out, RESULTS, str(message_id or ""))
 
     async def tell_creator(self, out: Outcome, creator: str, text: str) -> None:
         channel = f"<#{channel_of(out.chat_key)}>"
@@ -767,7 +771,8 @@ class Controller:
         # A slash command (/uno, /challenge): the result is public, private details are not.
         lines = self.public_lines(out)
         if lines:
-            await reply.send("\n".join(lines), public=True, view=self.result_view(out))
+            sent = await reply.send("\n".join(lines), public=True, view=self.result_view(out))
+            await self.posted_results(out, sent)
         if hand is not None and (private or not lines):
             content, view = self.hand_message(hand, out.names, private)
             message_id = await reply.send(content, view=view)
@@ -947,6 +952,7 @@ class Controller:
             if not lines and out.table is not None:
                 lines.append(self.table_message(out.table, out.names)[0])
             await reply.send_long("\n".join(lines), public=True, view=self.result_view(out))
+            await self.posted_results(out, None)
             await self.publish(out, announce=False)
 
         await self._answer(interaction, handle)
