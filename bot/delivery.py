@@ -81,12 +81,13 @@ class Delivery:
         entries = out.outbox
         assert entries is not None
 
-        async def one(item: str | None, send: Awaitable[Any]) -> None:
+        async def recorded(item: str, send: Awaitable[Any]) -> None:
             result = await send
-            if item is not None:
-                await self.outbox.mark_sent(out, item, str(getattr(result, "message_id", "")))
+            await self.outbox.mark_sent(out, item, str(getattr(result, "message_id", "")))
 
-        results = await asyncio.gather(*(one(i, s) for i, s in sends), return_exceptions=True)
+        # A plain send is awaited as it is (a future needs no task of its own).
+        waits = [s if item is None else recorded(item, s) for item, s in sends]
+        results = await asyncio.gather(*waits, return_exceptions=True)
         failed = [r for r in (*results, failure) if isinstance(r, BaseException)]
         try:
             if failed:
