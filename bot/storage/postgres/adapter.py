@@ -40,6 +40,7 @@ import asyncpg
 
 from bot.storage import codec
 from bot.storage.port import (
+    KEEP_SENT,
     GameExists,
     GameNotFound,
     GameRecord,
@@ -429,6 +430,12 @@ class PostgresStorage:
         never gets them."""
 
         async def take(conn: asyncpg.Connection) -> list[OutboxEntry]:
+            # Rows another claimer is deleting are skipped, not waited for.
+            await conn.execute(
+                "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE sent_at < $1"
+                " FOR UPDATE SKIP LOCKED)",
+                now - KEEP_SENT,
+            )
             rows = await conn.fetch(_CLAIMABLE, prefix, now, limit)
             if rows:
                 await conn.execute(
