@@ -152,7 +152,12 @@ async def run_chats(settings: Settings) -> int:
     # The service only calls the port; its annotations still name the SQLite class.
     storage = await open_storage(settings.database)
     try:
-        service = UnoService(storage, bot_delay=settings.bot_delay, lobby_idle=settings.lobby_idle)
+        service = UnoService(
+            storage,
+            bot_delay=settings.bot_delay,
+            lobby_idle=settings.lobby_idle,
+            outbox_lease=settings.outbox_lease,
+        )
         await service.start()
         tasks = []
         if settings.telegram_token is not None:

@@ -46,6 +46,18 @@ class Notice:
 
 
 @dataclass
+class Entries:
+    """The outbox entries an outcome delivers (`bot.service.outbox`): the adapter marks them
+    sent once its sends went out."""
+
+    game_id: int | None
+    ids: list[int]
+    attempts: int = 0  # failed deliveries so far
+    delivered: set[str] = field(default_factory=set)  # items already sent: a re-delivery skips
+    tracked: bool = False  # handed to a delivery, which finishes or retries them
+
+
+@dataclass
 class Outcome:
     """What a use case changed: everything an adapter needs to update the chat and the hands."""
 
@@ -62,6 +74,7 @@ class Outcome:
     # took out the last person, a game that could not be loaded was set aside): a timer's
     # outcome has no command to answer, so adapters post these with the announcements.
     notices: list[Notice] = field(default_factory=list)
+    outbox: Entries | None = None  # the outbox entries committed with this outcome
 
     @property
     def ok(self) -> bool:

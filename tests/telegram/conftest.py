@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -101,9 +102,11 @@ class Harness:
         lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
         names: list[str] | None = None,
         app_options: dict[str, Any] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         """`names`: the users' first names, instead of the language's usual ones;
-        `app_options`: more keyword arguments for `TelegramApp`."""
+        `app_options`: more keyword arguments for `TelegramApp`; `clock`: the service's time
+        (a fake one), instead of the wall clock."""
         self.app_options = app_options or {}
         self.api = api
         self.db_path = db_path
@@ -112,6 +115,7 @@ class Harness:
         self.bot_delay = bot_delay
         self.group_limit = group_limit
         self.lobby_idle = lobby_idle
+        self.clock = clock
         self.r = renderer()
         self.group = api.new_group(TITLES[lang])
         names = names or NAMES[lang]
@@ -132,7 +136,11 @@ class Harness:
         self.storage = await Storage.open(self.db_path)
         seed = self.seed
         self.service = UnoService(
-            self.storage, bot_delay=self.bot_delay, lobby_idle=self.lobby_idle, seed=lambda: seed
+            self.storage,
+            clock=self.clock or time.time,
+            bot_delay=self.bot_delay,
+            lobby_idle=self.lobby_idle,
+            seed=lambda: seed,
         )
         await self.service.start()
         settings = Settings(
@@ -196,6 +204,7 @@ class Harness:
             await self.api.idle(quiet=0, timeout=SETTLE_TIMEOUT)
             await asyncio.wait_for(self.inflight.idle(), SETTLE_TIMEOUT)
             await self.app.sender.drain(SETTLE_TIMEOUT)
+            await self.app.delivery.settled(SETTLE_TIMEOUT)  # outbox entries marked sent
             await self.api.idle(quiet=0, timeout=SETTLE_TIMEOUT)
             if self.api.call_count == calls and self.inflight.count == 0:
                 return
