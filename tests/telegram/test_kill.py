@@ -19,6 +19,9 @@ from tests.telegram.players import policy
 ROOT = Path(__file__).resolve().parents[2]
 TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
 BOUND = 30.0  # a bound for a hung child, not a wait: every wait here is for an event
+# A hand is text, or from 8 cards a photo (bot.telegram.pictures): sent, and edited, either way.
+HAND_SENDS = ("sendMessage", "sendPhoto")
+HAND_METHODS = (*HAND_SENDS, "editMessageText", "editMessageMedia")
 
 
 async def spawn(api: FakeBotAPI, database: Path) -> asyncio.subprocess.Process:
@@ -85,7 +88,7 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
             acts = turn_acts(api, mover)
             assert acts is not None
             others = [u.id for u in users if u is not mover]
-            arrived = api.hold(("sendMessage", "editMessageText"), others)
+            arrived = api.hold(HAND_METHODS, others)
             since = api.call_count
             msg = next(m for m in reversed(api.messages(mover.id)) if m.from_bot)
             query = api.press(mover, mover.id, msg.message_id, acts[policy(acts) or "draw"])
@@ -119,7 +122,7 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
         since = api.call_count
         child = await spawn(api, database)
         call = await api.wait_for(
-            lambda c: c.ok and c.is_("sendMessage") and c.chat_id == chat, BOUND, since=since
+            lambda c: c.ok and c.method in HAND_SENDS and c.chat_id == chat, BOUND, since=since
         )
         assert call.params.get("reply_markup")
         assert turn_acts(api, waiting) is not None  # its hand, with its turn's buttons
