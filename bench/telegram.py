@@ -18,8 +18,10 @@ Measured over --seconds after --warmup seconds:
   answerCallbackQuery, the last call of that update (the bot answers after it has updated every
   private chat; the group's table edit goes through the group's rate-limited queue, so in a fast
   game it is coalesced with the next moves' edits);
-- Bot API calls per move: group (table edits and announcements), private chats (hands: sends,
-  edits, deletes), callback answers; and the bot process's CPU time per move. Turn
+- Bot API calls per move: group (table edits and announcements; the table is a photo, its
+  banner above the text, so its edits are `editMessageMedia`: counted, with the kilobytes of
+  banners uploaded, the others sent by file id), private chats (hands: sends, edits, deletes),
+  callback answers; and the bot process's CPU time per move. Turn
   notifications are on (every player's default): a turn begins with the hand sent anew at the
   bottom of the private chat and the previous hand deleted. Hands of `--pictures` cards or
   more (the bot's default: 8) are photos (`sendPhoto`, `editMessageMedia`): counted with the
@@ -83,12 +85,13 @@ class BenchAPI(FakeBotAPI):
     def __init__(self) -> None:
         super().__init__()
         self.answered: dict[str, asyncio.Future[tuple[float, str | None]]] = {}
-        self.uploaded = 0  # bytes of pictures uploaded
+        self.uploaded: Counter[str] = Counter()  # bytes of pictures uploaded: group, private
 
     def _photo_sizes(self, value: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(value, str) and value.startswith("attach://"):
             value = params.get(value.removeprefix("attach://"))
-        self.uploaded += len(getattr(value, "data", b""))  # a file id uploads nothing
+        chat = "group" if str(params.get("chat_id", "")).startswith("-") else "private"
+        self.uploaded[chat] += len(getattr(value, "data", b""))  # a file id uploads nothing
         return super()._photo_sizes(value, params)
 
     def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
@@ -271,10 +274,11 @@ def count_calls(api: BenchAPI, stats: Stats) -> None:
     """Move the recorded calls into counters (the fake keeps every call otherwise)."""
     calls, api._calls[:] = list(api._calls), []
     api.photos.clear()  # the pictures' bytes (their file ids stay known)
-    uploaded, api.uploaded = api.uploaded, 0
+    uploaded, api.uploaded = api.uploaded, Counter()
     if not stats.measuring:
         return
-    stats.calls["uploaded bytes"] += uploaded
+    for kind, size in uploaded.items():
+        stats.calls[f"{kind} uploaded bytes"] += size
     for call in calls:
         if call.is_("getUpdates"):
             stats.calls["polls"] += 1
@@ -284,6 +288,7 @@ def count_calls(api: BenchAPI, stats: Stats) -> None:
             stats.calls["answers"] += 1
         elif isinstance(chat, int) and chat < 0:
             stats.calls["group"] += 1
+            stats.calls["group " + call.method.lower()] += 1
         elif isinstance(chat, int):
             stats.calls["private"] += 1
             stats.calls["private " + call.method.lower()] += 1
@@ -410,6 +415,8 @@ class Window:
     private_deletes: float
     private_photos: float  # of the sends and edits, those of photos
     upload_kb: float  # kilobytes of pictures uploaded per move
+    group_photos: float  # of the group's calls, those of the table's banner
+    group_upload_kb: float
     stale: float  # the share of waiting hands that were stale
     answers: float
     polls: float
@@ -440,7 +447,10 @@ def window(result: dict[str, Any]) -> Window:
             calls.get("private sendphoto", 0) + calls.get("private editmessagemedia", 0)
         )
         / moves,
-        upload_kb=calls.get("uploaded bytes", 0) / moves / 1024,
+        upload_kb=calls.get("private uploaded bytes", 0) / moves / 1024,
+        group_photos=(calls.get("group sendphoto", 0) + calls.get("group editmessagemedia", 0))
+        / moves,
+        group_upload_kb=calls.get("group uploaded bytes", 0) / moves / 1024,
         stale=result["stale"] / max(result["waiting"], 1),
         answers=calls.get("answers", 0) / moves,
         polls=calls.get("polls", 0) / moves,
@@ -477,6 +487,10 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]]) -> bool:
         f"edits {mid.private_edits:.2f}, deletes {mid.private_deletes:.2f}; of the sends and "
         f"edits, photos {mid.private_photos:.2f} (hands of {args.pictures} cards or more), "
         f"{mid.upload_kb:.1f} KB uploaded"
+    )
+    print(
+        f"  group calls per move: of them the table's banner {mid.group_photos:.3f} "
+        f"(sendPhoto, editMessageMedia), {mid.group_upload_kb:.2f} KB uploaded"
     )
     print(f"  stale waiting hands: {mid.stale:.1%} of those checked (goal 0)")
     print(

@@ -49,6 +49,7 @@ class ChatSettings:
     dm_hands: bool = False  # Discord: hands by direct message instead of ephemeral messages
     strong_bots: bool = False  # computer players of a new game play at the strong level
     play_mode: str = "both"  # Telegram: hands in the private chat, inline in the group, or both
+    table_picture: bool = True  # Telegram: the table's top card as a picture above its text
 
     def rules(self) -> Rules:
         return dataclasses.replace(Rules.preset(self.preset), **self.options)
@@ -67,8 +68,8 @@ class ChatSettings:
         """A copy with one setting changed from its text form; ValueError when it is not valid.
 
         Keys: `preset`, `lang`, `timer` (seconds or `off`), `colorblind`, `dm_hands`,
-        `strong_bots`, `play_mode` (one of PLAY_MODES), `target`, `scoring`, `creepers` and
-        every option in BOOL_OPTIONS (`on`/`off`).
+        `strong_bots`, `play_mode` (one of PLAY_MODES), `table_picture`, `target`, `scoring`,
+        `creepers` and every option in BOOL_OPTIONS (`on`/`off`).
         """
         if key == "preset":
             if value not in PRESET_NAMES:
@@ -89,6 +90,8 @@ class ChatSettings:
             return dataclasses.replace(self, dm_hands=_flag(value))
         if key == "strong_bots":
             return dataclasses.replace(self, strong_bots=_flag(value))
+        if key == "table_picture":
+            return dataclasses.replace(self, table_picture=_flag(value))
         if key == "play_mode":
             if value not in PLAY_MODES:
                 raise ValueError(value)

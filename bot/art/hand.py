@@ -143,7 +143,7 @@ def layout(picture: HandPicture) -> Layout:
 
 
 @functools.lru_cache(maxsize=512)
-def _card(card: Card | None, dimmed: bool, height: int, lang: str) -> Image.Image:
+def card_tile(card: Card | None, dimmed: bool, height: int, lang: str) -> Image.Image:
     """One card at the picture's size (shared: do not modify)."""
     return card_image(card, dimmed=dimmed, size=height, lang=lang)
 
@@ -154,22 +154,20 @@ def hand_image(picture: HandPicture) -> Image.Image:
     image = Image.new("RGB", plan.size, SHEET_BACKGROUND)
     h = plan.card_height
     for card, dimmed, place in zip(picture.cards, picture.dimmed, plan.cards, strict=True):
-        tile = _card(card, dimmed, h, picture.lang)
+        tile = card_tile(card, dimmed, h, picture.lang)
         image.paste(tile, place, tile)
     if plan.back is not None:  # no cards left: the back of one, dimmed, where they were
-        tile = _card(None, True, h, picture.lang)
+        tile = card_tile(None, True, h, picture.lang)
         image.paste(tile, plan.back, tile)
     if picture.top is not None and plan.top is not None:
-        tile = _card(picture.top, False, h, picture.lang)
+        tile = card_tile(picture.top, False, h, picture.lang)
         image.paste(tile, plan.top, tile)
     if picture.color is not None and plan.pill is not None:
-        _color_pill(image, plan.pill, picture.color, picture.lang)
+        color_pill(image, plan.pill, picture.color, picture.lang)
     return image
 
 
-def _color_pill(
-    image: Image.Image, box: tuple[int, int, int, int], color: Color, lang: str
-) -> None:
+def color_pill(image: Image.Image, box: tuple[int, int, int, int], color: Color, lang: str) -> None:
     """The color a wild card chose: the color itself, and its shape and letter in a white pill
     (color is never the only cue)."""
     draw = ImageDraw.Draw(image)

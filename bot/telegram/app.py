@@ -47,6 +47,7 @@ from bot.telegram.routers import all_routers
 from bot.telegram.routers.inline import InlinePlay
 from bot.telegram.sender import RESERVE, RateLimit, Sender
 from bot.telegram.session import BotSession
+from bot.telegram.sticker_sync import FIRST_WAIT, StickerSync
 from bot.telegram.ui import TelegramUI
 from bot.timer_loop import TimerLoop
 
@@ -187,6 +188,7 @@ class TelegramApp:
         commands: bool = True,
         freeze: bool = True,
         sticker_owner: int | None = None,
+        sticker_wait: float = FIRST_WAIT,
     ) -> None:
         _keep_response_models()
         self.bot = bot
@@ -206,6 +208,7 @@ class TelegramApp:
         self.ui: TelegramUI | None = None
         self.inline = InlinePlay()
         self.sticker_owner = sticker_owner
+        self.sticker_sync = StickerSync(self.inline.stickers, first_wait=sticker_wait)
         self.web_runner: web.AppRunner | None = None
         self.timers = TimerLoop(service, self._publish, prefix=PREFIX)
 
@@ -225,8 +228,8 @@ class TelegramApp:
         self.dp.workflow_data.update(
             service=self.service, ui=self.ui, admins=self.admins, inline=self.inline
         )
-        if me.supports_inline_queries:
-            await self.inline.stickers.start(
+        if me.supports_inline_queries:  # in the background: text results until it is done
+            self.sticker_sync.start(
                 self.bot,
                 self.service,
                 self.renderer.i18n,
@@ -309,6 +312,7 @@ class TelegramApp:
         """Stop the timers, deliver what is queued, close the web server and the session."""
         await self.timers.stop()
         await self.delivery.stop()
+        await self.sticker_sync.stop()
         await self.sender.close()
         with contextlib.suppress(TimeoutError):  # its outbox entries marked sent, or not
             await self.delivery.settled(5.0)

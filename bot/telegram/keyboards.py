@@ -113,8 +113,8 @@ def _next(values: tuple[object, ...], current: object) -> object:
 def settings_keyboard(
     r: Renderer, lang: str, settings: ChatSettings, *, play_mode: bool = False
 ) -> Keyboard | None:
-    """Preset, language, timer, color-blind mode and every rule option, one press each; with
-    `play_mode` (the bot plays inline), where the chat plays too."""
+    """Preset, language, timer, color-blind mode, the table's picture and every rule option, one
+    press each; with `play_mode` (the bot plays inline), where the chat plays too."""
     rules = settings.rules()
     on, off = r.t(lang, "value-on"), r.t(lang, "value-off")
 
@@ -144,6 +144,11 @@ def settings_keyboard(
         r.t(lang, "tg-set-strong-bots", value=on if settings.strong_bots else off),
         "strong_bots",
         "off" if settings.strong_bots else "on",
+    )
+    table_picture = _setting(
+        r.t(lang, "tg-set-table-picture", value=on if settings.table_picture else off),
+        "table_picture",
+        "off" if settings.table_picture else "on",
     )
     options = [
         [
@@ -184,6 +189,7 @@ def settings_keyboard(
             langs,
             [_setting(timer_label, "timer", timer_value), colorblind],
             [strong_bots],
+            [table_picture],
             [_play_mode(r, lang, settings)] if play_mode else [],
             *options,
             match_row,

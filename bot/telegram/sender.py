@@ -30,7 +30,8 @@ A slot's content may be a `Photo` (bot.telegram.pictures): a picture with a capt
 `sendPhoto` and updated with one `editMessageMedia` (picture, caption and keyboard), uploaded once
 and then sent by its file id. A photo message cannot become text again: when a slot's photo must
 give way to text (a caption too long), the text goes out as a new, silent message and the photo
-is deleted.
+is deleted. A photo Telegram refuses (a group that does not let the bot send photos) is sent as
+text instead, and that chat gets text from then on.
 
 A slot's text may be `Mentioning`: its entities go with every send and edit of that message, but
 Telegram notifies the mentioned users only when a message is sent, never when it is edited.
@@ -346,6 +347,14 @@ class Outbox:
                 if op.reply_to is not None and "replied not found" in text:
                     op.reply_to = None
                     continue
+                refused = self.sender.photos_refused
+                if op.slot is not None and op.as_photo and self.chat_id not in refused:
+                    # The photo itself (a group that forbids the bot photos, a picture it does
+                    # not take): the same content as text, and only text in this chat from now.
+                    log.warning("chat %s refused a photo, text instead: %s", self.chat_id, text)
+                    refused.add(self.chat_id)
+                    op.resend = False
+                    continue
                 log.warning("chat %s refused a message: %s", self.chat_id, exc.message)
                 op.settle(None)
                 return
@@ -402,8 +411,10 @@ class Outbox:
             return True
         body, markup = content
         new = slot.message_id is None or op.fresh
-        as_photo = isinstance(body, Photo) and (
-            not body.prefer_text or (not new and bool(slot.photo))
+        as_photo = (
+            isinstance(body, Photo)
+            and self.chat_id not in self.sender.photos_refused
+            and (not body.prefer_text or (not new and bool(slot.photo)))
         )
         op.as_photo = as_photo
         # A photo never becomes text: the text goes out as a new message, silently.
@@ -508,6 +519,7 @@ class Sender:
         self.outboxes: dict[int, Outbox] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.pictures = Pictures()  # the file ids of uploaded pictures
+        self.photos_refused: set[int] = set()  # chats that refused a photo: text only there
 
     def _outbox(self, chat_id: int) -> Outbox:
         box = self.outboxes.get(chat_id)

@@ -11,7 +11,8 @@ so a manifest stored with the chat settings (`MANIFEST` + the set's name, throug
 remembers, position by position, the `file_unique_id` Telegram gave a sticker and a short hash
 of the picture it was made from. A position whose sticker or hash differs is replaced in place
 (`replaceStickerInSet`), missing ones are added, extra ones deleted; a set already up to date
-costs one `getStickerSet` call. The bot learns every card's sticker `file_id` from that call.
+costs one `getStickerSet` call. The bot learns every card's sticker `file_id` from that call;
+it runs the sync in the background (`bot.telegram.sticker_sync`), so a start never waits for it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputSticker, StickerSet
 
 from bot.art import back_png, picture_name, sticker_png
-from bot.i18n import LANGS, I18n
+from bot.i18n import I18n
 from bot.telegram.common import retrying
 from core.cards import ALL_CARDS, Card, Color, Kind
 
@@ -220,22 +221,3 @@ class StickerBook:
     def sticker(self, lang: str, card: Card, dimmed: bool = False) -> str | None:
         ids = self._ids.get(lang)
         return None if ids is None else ids.get(picture_name(card, dimmed))
-
-    async def start(
-        self, bot: Bot, store: ManifestStore, i18n: I18n, *, owner: int | None, username: str
-    ) -> None:
-        """At the bot's start: with an owner, create or update every set; without, use the
-        sets as they are. A failure leaves that language on text results."""
-        for lang in LANGS:
-            try:
-                if owner is None:
-                    ids = await load(bot, lang, username)
-                else:
-                    report = await sync(bot, store, i18n, owner=owner, lang=lang, username=username)
-                    ids = report.file_ids
-                    if report.changed:
-                        log.info("sticker set %s updated: %s", report.name, report)
-            except Exception:
-                log.exception("the %s sticker set is not available", lang)
-                continue
-            self.learn(lang, ids)

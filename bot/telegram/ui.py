@@ -20,6 +20,10 @@ text as its caption (`bot.telegram.pictures.hand_content`, drawn by `bot.art.han
 one `editMessageMedia`, so it costs the calls a text hand costs. `/pictures` turns it off for a
 person (`PICTURES` among their own switches).
 
+A dealt table is a photo too: a wide banner of the top card, the color in play and the direction
+(`bot.telegram.table_picture`) with the table's text as its caption, one call per update as the
+text was; the chat's /settings turn it off (`ChatSettings.table_picture`).
+
 Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
 plus `tg:title`), so a restarted bot keeps editing the same messages.
 
@@ -55,6 +59,7 @@ from bot.telegram.mentions import mentioning
 from bot.telegram.pictures import PICTURE_FROM, PICTURES, Photo, hand_content
 from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
+from bot.telegram.table_picture import table_content
 from bot.views import HandView, TableView
 
 log = logging.getLogger(__name__)
@@ -247,9 +252,10 @@ class TelegramUI:
             if view.status == "running":
                 mode = await self.modes.of(view.chat_key)
                 markup = table_markup(r, view.lang, view.game_id, self.link(view.game_id), mode)
+            picture = (await self.service.settings(view.chat_key)).table_picture
 
             def render() -> Content:
-                return r.table(view, names), markup
+                return table_content(view, r.table(view, names), wanted=picture), markup
 
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None

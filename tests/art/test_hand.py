@@ -40,7 +40,7 @@ def test_the_picture_fits_telegrams_photo_limits(count: int) -> None:
 def test_the_same_bytes_on_every_run() -> None:
     picture = HandPicture.of(_cards(12), frozenset(_cards(12)[:4]), top=Card.parse("g5"))
     first = hand_png(picture)
-    hand._card.cache_clear()
+    hand.card_tile.cache_clear()
     assert hand_png(picture) == first
     assert hand_png(HandPicture.of(_cards(12, seed=6))) != first
 

@@ -103,11 +103,14 @@ class Harness:
         names: list[str] | None = None,
         app_options: dict[str, Any] | None = None,
         clock: Callable[[], float] | None = None,
+        wait_stickers: bool = True,
     ) -> None:
         """`names`: the users' first names, instead of the language's usual ones;
         `app_options`: more keyword arguments for `TelegramApp`; `clock`: the service's time
-        (a fake one), instead of the wall clock."""
+        (a fake one), instead of the wall clock; `wait_stickers`: `start` returns once the
+        sticker sets are synced (the bot syncs them in the background)."""
         self.app_options = app_options or {}
+        self.wait_stickers = wait_stickers
         self.api = api
         self.db_path = db_path
         self.lang = lang
@@ -162,6 +165,8 @@ class Harness:
         self._polling = asyncio.create_task(self.app.run_polling(polling_timeout=5))
         for _ in range(500):
             if self.api.waiting_polls:
+                if self.wait_stickers:
+                    await asyncio.wait_for(self.app.sticker_sync.wait(), SETTLE_TIMEOUT)
                 return
             if self._polling.done():
                 self._polling.result()

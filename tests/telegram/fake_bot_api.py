@@ -51,7 +51,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiogram import Bot
@@ -296,8 +296,9 @@ class _Failure:
 @dataclass
 class _Hold:
     method: str
-    chats: frozenset[str]
+    chats: frozenset[str] | None  # None: every call of the method
     arrived: asyncio.Event
+    resumed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -385,7 +386,7 @@ class FakeBotAPI:
         self._calls: list[ApiCall] = []
         self._failures: list[_Failure] = []
         self._holds: list[_Hold] = []
-        self.held: list[tuple[str, int]] = []  # (method, chat id) of every call left unanswered
+        self.held: list[tuple[str, int]] = []  # (method, chat id or 0) of every call held
         self._updates: list[_PendingUpdate] = []
         self._allowed_updates: set[str] | None = None
         self._callback_answers: dict[str, list[CallbackAnswer]] = {}
@@ -529,18 +530,26 @@ class FakeBotAPI:
             _Failure(method.lower(), status, description, parameters or None, count, chat_id)
         )
 
-    def hold(self, methods: Iterable[str], chats: Iterable[int]) -> asyncio.Event:
-        """Calls of these methods to these chats are never answered (and change nothing): the
-        bot waits on them as on a network that stopped, until it is killed. The event is set
-        when the first such call arrives; `held` lists them."""
+    def hold(self, methods: Iterable[str], chats: Iterable[int] | None = None) -> asyncio.Event:
+        """Calls of these methods to these chats (None: any call of them, as the sticker
+        methods, which name no chat) are not answered (and change nothing): the bot waits on
+        them as on a network that stopped, until it is killed or `resume_holds`. The event is
+        set when the first such call arrives; `held` lists them."""
         arrived = asyncio.Event()
-        names = frozenset(str(c) for c in chats)
+        names = None if chats is None else frozenset(str(c) for c in chats)
         for method in methods:
+            assert method.lower() != "getupdates", "a long poll is not held"
             self._holds.append(_Hold(method.lower(), names, arrived))
         return arrived
 
     def release_holds(self) -> None:
         """Calls made from now on are answered again (held ones stay unanswered)."""
+        self._holds.clear()
+
+    def resume_holds(self) -> None:
+        """The network is back: held calls go on (and are answered), later ones are not held."""
+        for hold in self._holds:
+            hold.resumed.set()
         self._holds.clear()
 
     # ------------------------------------------------------------------ update injection
@@ -675,12 +684,19 @@ class FakeBotAPI:
         raise LookupError(f"no message in chat {chat_id}: {self.messages(chat_id)!r}")
 
     def sent_texts(self, chat_id: int | None = None) -> list[str]:
-        """Every text the bot successfully sent or edited to, in call order."""
-        return [
-            str(c.params.get("text"))
-            for c in self.calls(chat_id=chat_id)
-            if c.ok and (c.is_("sendMessage") or c.is_("editMessageText"))
-        ]
+        """Every text (or a photo's caption) the bot successfully sent or edited to, in call
+        order."""
+        texts = []
+        for c in self.calls(chat_id=chat_id):
+            if not c.ok:
+                continue
+            if c.is_("sendMessage") or c.is_("editMessageText"):
+                texts.append(str(c.params.get("text")))
+            elif c.is_("sendPhoto"):
+                texts.append(str(c.params.get("caption") or ""))
+            elif c.is_("editMessageMedia"):
+                texts.append(str((c.params.get("media") or {}).get("caption") or ""))
+        return texts
 
     def find_button(
         self,
@@ -862,10 +878,17 @@ class FakeBotAPI:
 
     async def _held(self, key: str, params: Json) -> None:
         for hold in self._holds:
-            if hold.method == key and str(params.get("chat_id")) in hold.chats:
-                self.held.append((key, _as_int(params.get("chat_id"), "chat_id")))
+            chat = params.get("chat_id")
+            if hold.method == key and (hold.chats is None or str(chat) in hold.chats):
+                self.held.append((key, 0 if chat is None else _as_int(chat, "chat_id")))
                 hold.arrived.set()
-                await asyncio.Event().wait()  # until the client goes away
+                # A held call is not activity to wait for (`idle`): the network stopped.
+                self._inflight -= 1
+                try:
+                    await hold.resumed.wait()  # or until the client goes away
+                finally:
+                    self._inflight += 1
+                return
 
     def _chat(self, params: Json) -> FakeChat:
         value = params.get("chat_id")

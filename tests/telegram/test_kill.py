@@ -16,12 +16,16 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+from tests.telegram.conftest import sent_text
 from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeUser
 from tests.telegram.players import policy
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
 BOUND = 30.0  # a bound for a hung child, not a wait: every wait here is for an event
+# A hand is text, or from 8 cards a photo (bot.telegram.pictures): sent, and edited, either way.
+HAND_SENDS = ("sendMessage", "sendPhoto")
+HAND_METHODS = (*HAND_SENDS, "editMessageText", "editMessageMedia")
 
 
 async def spawn(api: FakeBotAPI, database: Path) -> asyncio.subprocess.Process:
@@ -88,7 +92,7 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
             acts = turn_acts(api, mover)
             assert acts is not None
             others = [u.id for u in users if u is not mover]
-            arrived = api.hold(("sendMessage", "editMessageText"), others)
+            arrived = api.hold(HAND_METHODS, others)
             since = api.call_count
             msg = next(m for m in reversed(api.messages(mover.id)) if m.from_bot)
             query = api.press(mover, mover.id, msg.message_id, acts[policy(acts) or "draw"])
@@ -122,7 +126,7 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
         since = api.call_count
         child = await spawn(api, database)
         call = await api.wait_for(
-            lambda c: c.ok and c.is_("sendMessage") and c.chat_id == chat, BOUND, since=since
+            lambda c: c.ok and c.method in HAND_SENDS and c.chat_id == chat, BOUND, since=since
         )
         assert call.params.get("reply_markup")
         assert turn_acts(api, waiting) is not None  # its hand, with its turn's buttons
@@ -142,6 +146,14 @@ async def answered_in_order(api: FakeBotAPI, user: FakeUser, group: int) -> None
         BOUND,
         since=since,
     )  # fmt: skip
+
+
+TABLE_EDITS = ("editMessageText", "editMessageMedia")  # a text table, or a photo's
+
+
+def table_edits(api: FakeBotAPI, chat: int) -> list[ApiCall]:
+    """Every edit of a message in `chat` that can be the table, in order."""
+    return [c for c in api.calls(chat_id=chat) if c.method in TABLE_EDITS]
 
 
 def group_calls(api: FakeBotAPI, chat: int, method: str, since: int) -> list[ApiCall]:
@@ -169,24 +181,24 @@ async def test_a_kill_before_the_results_of_a_committed_move(
         )
         await answered_in_order(api, users[0], group.id)  # and the rest of the start is sent
         sent = len(api.calls("sendMessage", chat_id=group.id))
-        edited = len(api.calls("editMessageText", chat_id=group.id))
+        edited = len(table_edits(api, group.id))
         # Dina leaves: committed, then the table edit goes first and is held, the results
         # (someone left, a message of its own) wait behind it; the process dies meanwhile.
-        held = api.hold(("sendMessage", "editMessageText"), [group.id])
+        held = api.hold(("sendMessage", *TABLE_EDITS), [group.id])
         api.send_message(users[2], group, "/leave")
         await asyncio.wait_for(held.wait(), BOUND)
         await kill(child)
         api.release_holds()
         assert str(users[2].id) not in stored_players(database)  # the leave was committed
         assert group_calls(api, group.id, "sendMessage", sent) == []
-        assert group_calls(api, group.id, "editMessageText", edited) == []
+        assert [c for c in table_edits(api, group.id)[edited:] if c.ok] == []
 
         child = await spawn(api, database)
         await answered_in_order(api, users[0], group.id)  # the start-up is all sent
         [results, _help] = group_calls(api, group.id, "sendMessage", sent)
         assert users[2].first_name in str(results.params["text"])
-        [table] = group_calls(api, group.id, "editMessageText", edited)
-        assert users[2].first_name not in str(table.params["text"]).split("\n\n")[1]  # seats
+        [table] = [c for c in table_edits(api, group.id)[edited:] if c.ok]
+        assert users[2].first_name not in str(sent_text(table)).split("\n\n")[1]  # seats
     finally:
         if child.returncode is None:
             await kill(child)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import COMMANDS
+from bot.settings import ChatSettings
 from tests.telegram.conftest import Harness
 
 
@@ -121,12 +122,20 @@ async def _table_id(h: Harness) -> int:
     return int(value)
 
 
+def settings_text(h: Harness, settings: ChatSettings) -> str:
+    """/settings on Telegram: the settings, then the table's picture (on or off)."""
+    value = h.r.t("ru", "value-on" if settings.table_picture else "value-off")
+    return (
+        h.r.settings("ru", settings) + "\n" + h.r.t("ru", "tg-settings-table-picture", value=value)
+    )
+
+
 async def test_settings_keyboard(harness: Harness) -> None:
     h = harness
     a, b, _, _ = h.users
     await h.say(a, "/settings")
     msg = h.api.last_message(h.group.id)
-    assert msg.plain_text == h.r.settings("ru", await h.svc.settings(f"tg:{h.group.id}"))
+    assert msg.plain_text == settings_text(h, await h.svc.settings(f"tg:{h.group.id}"))
     data = [btn["callback_data"] for btn in msg.buttons]
     assert {"s:preset:house", "s:lang:uk", "s:timer:120", "s:colorblind:on", "s:jump_in:on"} <= set(
         data
@@ -146,7 +155,7 @@ async def test_settings_keyboard(harness: Harness) -> None:
     settings = await h.svc.settings(f"tg:{h.group.id}")
     assert (settings.preset, settings.timer, settings.colorblind) == ("house", 120, True)
     assert not settings.rules().jump_in and settings.rules().pass_draw_two
-    assert h.api.message(h.group.id, msg.message_id).plain_text == h.r.settings("ru", settings)
+    assert h.api.message(h.group.id, msg.message_id).plain_text == settings_text(h, settings)
     # A running game: only its creator (or an admin) changes the settings.
     await h.new_game(players=2)
     refused = await h.press(b, h.group, msg.message_id, "s:timer:30", strict=False)

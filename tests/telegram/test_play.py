@@ -30,12 +30,18 @@ def position(h: Harness, hands: list[str], *, preset: str = "classic", **kw: Any
     )
 
 
+# What the bot sends to a group (the table is a photo: its banner with the text as caption).
+GROUP_METHODS = (
+    "sendMessage",
+    "editMessageText",
+    "editMessageReplyMarkup",
+    "sendPhoto",
+    "editMessageMedia",
+)
+
+
 def group_calls(h: Harness) -> list[Any]:
-    return [
-        c
-        for c in h.api.calls(chat_id=h.group.id)
-        if c.ok and c.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup")
-    ]
+    return [c for c in h.api.calls(chat_id=h.group.id) if c.ok and c.method in GROUP_METHODS]
 
 
 # ---------------------------------------------------------------------- a whole round
@@ -379,22 +385,23 @@ async def test_429_on_the_table_coalesces_edits(harness: Harness) -> None:
     await h.new_game(players=3)
     await h.install(position(h, ["r5 r7 g2", "r9 y1 y2", "r4 g8 g7"]))
     a, b, d = h.users
-    h.api.fail_next("editMessageText", 429, retry_after=1, chat_id=h.group.id)
+    # The table is a photo (its banner): edited by editMessageMedia.
+    h.api.fail_next("editMessageMedia", 429, retry_after=1, chat_id=h.group.id)
     start = h.api.call_count
     await h.play(a, "r7")
     await h.play(b, "r9")
     await h.play(d, "r4")
     await h.settle()
-    edits = [c for c in h.api.calls("editMessageText", chat_id=h.group.id)[-5:] if c.status == 200]
+    edits = [c for c in h.api.calls("editMessageMedia", chat_id=h.group.id)[-5:] if c.ok]
     after = [
-        c for c in h.api._calls[start:] if c.is_("editMessageText") and c.chat_id == h.group.id
+        c for c in h.api._calls[start:] if c.is_("editMessageMedia") and c.chat_id == h.group.id
     ]
     assert [c.status for c in after] == [429, 200]
     table = await h.table()
     expected = await h.svc.table(f"tg:{h.group.id}")
     assert expected.table is not None
     assert table.plain_text == h.r.table(expected.table, expected.names)
-    assert edits[-1].params["text"] == table.text
+    assert edits[-1].params["media"]["caption"] == table.caption
 
 
 @pytest.mark.parametrize(

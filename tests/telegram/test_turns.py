@@ -286,7 +286,9 @@ async def test_the_first_table_goes_before_the_lobby_is_retired(harness: Harness
     table = (await h.table()).message_id
     calls = [c for c in h.api.calls(chat_id=h.group.id) if c.ok]
     sent_table = next(
-        i for i, c in enumerate(calls) if c.is_("sendMessage") and c.result["message_id"] == table
+        i
+        for i, c in enumerate(calls)
+        if c.is_("sendPhoto") and c.result["message_id"] == table  # the banner, and the text
     )
     retired = next(
         i

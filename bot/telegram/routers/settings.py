@@ -1,4 +1,5 @@
-"""/settings and its keyboard: preset, language, timer, color-blind mode, every rule option.
+"""/settings and its keyboard: preset, language, timer, color-blind mode, the table's picture,
+every rule option.
 
 The keyboard lives in a group and changes that group's settings. Settings data pressed anywhere
 else (forged, mangled, or a message Telegram no longer shows) has no chat to change: it gets an
@@ -35,8 +36,12 @@ async def show_settings(message: Message, service: UnoService, ui: TelegramUI, l
 
 
 def _text(ui: TelegramUI, lang: str, settings: ChatSettings) -> str:
-    """The settings, and where the chat plays when the bot can play inline."""
-    text = ui.r.settings(lang, settings)
+    """The settings, the table's picture, and where the chat plays when the bot can play
+    inline."""
+    on, off = ui.r.t(lang, "value-on"), ui.r.t(lang, "value-off")
+    picture = on if settings.table_picture else off
+    text = ui.r.settings(lang, settings) + "\n"
+    text += ui.r.t(lang, "tg-settings-table-picture", value=picture)
     return text + "\n" + settings_line(ui.r, lang, settings) if ui.modes.inline else text
 
 
