@@ -16,7 +16,7 @@ from bot.delivery import Delivery
 from bot.discord.cog import UnoCog
 from bot.discord.controller import PREFIX, Controller
 from bot.discord.items import DYNAMIC_ITEMS
-from bot.discord.reply import DEFER_AFTER
+from bot.discord.reply import DEFER_AFTER, MONOTONIC, Clock
 from bot.discord.translator import FluentTranslator
 from bot.i18n import get_i18n
 from bot.render import Renderer
@@ -36,10 +36,11 @@ class UnoBot(commands.Bot):
         sync_commands: bool = False,
         timers: bool = True,
         defer_after: float = DEFER_AFTER,
+        clock: Clock = MONOTONIC,
         card_emoji: bool = True,
     ) -> None:
         """`card_emoji`: upload the card art as application emoji at start (`bot.discord.emoji`);
-        without it, cards are text as before."""
+        without it, cards are text as before. `clock`: what `defer_after` is measured on."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -49,7 +50,7 @@ class UnoBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.uno = Controller(
-            self, service, renderer or Renderer(get_i18n()), defer_after=defer_after
+            self, service, renderer or Renderer(get_i18n()), defer_after=defer_after, clock=clock
         )
         self.delivery: Delivery | None = None  # the outbox of the Discord channels (on setup)
         self._sync_commands = sync_commands

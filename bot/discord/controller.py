@@ -48,7 +48,16 @@ from bot.discord import layout
 from bot.discord.emoji import CardEmoji, top_card_embeds
 from bot.discord.hand_row import ROOM_LEFT, hand_row
 from bot.discord.mentions import invitation, with_mentions
-from bot.discord.reply import DEFER_AFTER, MAX_CONTENT, LiveHand, Reply, chunks, fit
+from bot.discord.reply import (
+    DEFER_AFTER,
+    MAX_CONTENT,
+    MONOTONIC,
+    Clock,
+    LiveHand,
+    Reply,
+    chunks,
+    fit,
+)
 from bot.i18n import COMMANDS, Arg, normalize_lang
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User, public_event
@@ -111,11 +120,14 @@ class Controller:
         renderer: Renderer,
         *,
         defer_after: float = DEFER_AFTER,
+        clock: Clock = MONOTONIC,
     ) -> None:
+        """`clock`: what `defer_after` is measured on (tests give a simulated one)."""
         self.client = client
         self.service = service
         self.r = renderer
         self.defer_after = defer_after
+        self.clock = clock
         self.emoji = CardEmoji(client)  # empty unless started: then cards are text only
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
@@ -280,7 +292,7 @@ class Controller:
         handler: Callable[[Reply], Awaitable[None]],
     ) -> None:
         """Run a handler; whatever fails, the user gets an answer and the error is logged."""
-        reply = Reply(interaction, defer_after=self.defer_after)
+        reply = Reply(interaction, defer_after=self.defer_after, clock=self.clock)
         try:
             await handler(reply)
         except Exception as exc:

@@ -1,7 +1,9 @@
 """Answering one interaction in time, exactly once, and following up afterwards.
 
 Discord drops an interaction that is neither answered nor deferred within 3 seconds. `Reply.run`
-awaits the work (a service call) and defers when it takes longer than `defer_after` seconds;
+awaits the work (a service call) and defers when it takes longer than `defer_after` seconds of
+its `Clock` (the monotonic clock; tests give the fake Discord's simulated one, so that a busy
+machine never defers by accident and a test that wants a deferral moves that clock);
 `send` and `update` then pick the right call: the first response, the deferred original, or a
 followup. Every call here uses the interaction's own token, minutes old at most; edits of older
 messages go through `LiveHand`, which refuses a token close to its 15-minute end.
@@ -14,7 +16,7 @@ import datetime as dt
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import ui
@@ -24,6 +26,27 @@ DEFER_AFTER = 1.5  # seconds of work after which an interaction is deferred
 MAX_CONTENT = 2000
 # An interaction token lasts 15 minutes; an ephemeral message is never edited after this.
 TOKEN_SAFE_AGE = dt.timedelta(minutes=14)
+
+
+class Clock(Protocol):
+    """Seconds that only go forward, and a wait on them."""
+
+    def __call__(self) -> float: ...
+
+    async def sleep_until(self, at: float) -> None: ...
+
+
+class MonotonicClock:
+    """The process's monotonic clock: what the bot measures its deferrals on."""
+
+    def __call__(self) -> float:
+        return time.monotonic()
+
+    async def sleep_until(self, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+
+
+MONOTONIC = MonotonicClock()
 
 
 def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
@@ -55,10 +78,17 @@ def fit(text: str) -> str:
 class Reply:
     """The answer to one interaction."""
 
-    def __init__(self, interaction: discord.Interaction[Any], *, defer_after: float) -> None:
+    def __init__(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        defer_after: float,
+        clock: Clock = MONOTONIC,
+    ) -> None:
         self.interaction = interaction
         self.defer_after = defer_after
-        self.started = time.monotonic()
+        self.clock = clock
+        self.started = clock()
         self.deferred: str | None = None  # "update", "public" or "ephemeral"
         self.original_id: int | None = None  # the message the response created or updated
         self.results: list[Any] = []  # what `run` returned, in order (the service's outcomes)
@@ -74,15 +104,15 @@ class Reply:
         a new message, public or not (an error can still go privately after a public defer).
         """
         task = asyncio.ensure_future(work)
-        if self.done:
-            result = await task
-        else:
-            remaining = self.defer_after - (time.monotonic() - self.started)
+        if not self.done:
+            timer = asyncio.ensure_future(self.clock.sleep_until(self.started + self.defer_after))
             try:
-                result = await asyncio.wait_for(asyncio.shield(task), max(0.0, remaining))
-            except TimeoutError:
+                await asyncio.wait({task, timer}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                timer.cancel()
+            if not task.done():
                 await self.defer(update=update, public=public)
-                result = await task
+        result = await task
         self.results.append(result)
         return result
 

@@ -33,8 +33,16 @@ is recorded in ``pings`` (message id, user id) when a public message is created;
 nobody, and neither does the deferred "thinking..." original when it is edited or replaced by
 the first followup (Discord does not notify for those either).
 
-The clock used for interaction deadlines (3 s to answer, 15 min token lifetime) and for
-snowflakes / timestamps is ``time`` plus an offset that tests move with ``fake.advance(s)``.
+Time is simulated, never the wall clock: how fast the machine runs changes nothing. The clock of
+interaction deadlines (3 s to answer, 15 min token lifetime), snowflakes and timestamps starts at
+the wall time of the fake's creation and moves only with ``fake.advance(s)``; an interaction's age
+adds the simulated network time of the requests made meanwhile (``latency`` per round trip, and
+the ``retry_after`` of a 429). ``fake.clock`` (a `SimulatedClock`) counts both; a bot measures its
+deferral on it (``UnoBot(clock=fake.clock)``), so it defers only when a test moves that clock.
+
+``settle()`` waits on events: every task an interaction or gateway event started has finished, no
+request is in flight, and whatever the test registered in ``settle_also`` (the bot's outbox
+delivery) is done; again until a pass makes no request.
 """
 
 from __future__ import annotations
@@ -52,7 +60,7 @@ import math
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +107,7 @@ _DATA_URI = re.compile(r"data:image/(?:png|jpeg|jpg|gif|webp|avif);base64,(?P<da
 
 TOKEN_LIFETIME = 15 * 60.0
 RESPONSE_DEADLINE = 3.0
+GUARD = 60.0  # seconds of real time after which a wait on the bot fails: only a guard
 SEND_MESSAGES = 1 << 11  # permission bit
 
 VALID_LOCALES = frozenset(
@@ -294,6 +303,37 @@ class StoredMessage:
         return f"<StoredMessage {self.id} {kind} {self.content[:40]!r}>"
 
 
+class SimulatedClock:
+    """Simulated seconds since the fake started: `FakeDiscord.advance` plus the simulated network.
+
+    A bot given it as its clock (`bot.discord.reply.Clock`) waits on it with `sleep_until`, which
+    ends when the clock is moved far enough, however much real time passes meanwhile."""
+
+    def __init__(self) -> None:
+        self.elapsed = 0.0
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def __call__(self) -> float:
+        return self.elapsed
+
+    def advance(self, seconds: float) -> None:
+        self.elapsed += seconds
+        for at, waiter in self._sleepers:
+            if at <= self.elapsed and not waiter.done():
+                waiter.set_result(None)
+
+    async def sleep_until(self, at: float) -> None:
+        if at <= self.elapsed:
+            await asyncio.sleep(0)
+            return
+        entry = (at, asyncio.get_running_loop().create_future())
+        self._sleepers.append(entry)
+        try:
+            await entry[1]
+        finally:
+            self._sleepers.remove(entry)
+
+
 @dataclass(eq=False)
 class InteractionHandle:
     """One interaction the driver sent and what the bot answered."""
@@ -307,13 +347,13 @@ class InteractionHandle:
     guild_id: int | None
     payload: JSON = field(repr=False)
     created_at: float  # fake clock
-    dispatched_at: float = 0.0  # time.monotonic()
+    dispatched_at: float = 0.0  # fake clock
     simulated_at_dispatch: float = 0.0  # the fake's `simulated` network time then
     simulated_delay: float = 0.0  # simulated network time until the callback arrived
     source_message_id: int | None = None  # component interactions: the clicked message
     callback: JSON | None = None
     callback_type: int | None = None
-    answered_at: float | None = None  # time.monotonic()
+    answered_at: float | None = None  # fake clock
     original_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     calls: list[Call] = field(default_factory=list, repr=False)
@@ -325,8 +365,9 @@ class InteractionHandle:
 
     @property
     def response_time(self) -> float | None:
-        """Seconds between the user's action and the callback reaching Discord: real time plus
-        the fake's simulated network delay (`FakeDiscord.latency`); ``None`` if never answered."""
+        """Seconds between the user's action and the callback reaching Discord, simulated: the
+        fake clock moved by `FakeDiscord.advance` plus the simulated network delay
+        (`FakeDiscord.latency`); ``None`` if never answered."""
         if self.answered_at is None:
             return None
         return self.answered_at - self.dispatched_at + self.simulated_delay
@@ -338,6 +379,10 @@ class InteractionHandle:
     @property
     def answered(self) -> bool:
         return self.callback is not None
+
+    async def wait_answered(self) -> None:
+        """Until Discord accepted a callback (a response or a deferral) for this interaction."""
+        await self._answered.wait()
 
     @property
     def deferred(self) -> bool:
@@ -569,7 +614,9 @@ class FakeDiscord:
         strict_deadline: bool = True,
         latency: float = 0.0,
     ) -> None:
+        self._epoch = time.time()  # the fake clock's start; then it moves only with `advance`
         self._offset = 0.0
+        self.clock = SimulatedClock()  # advance + simulated network: what a bot may defer on
         # Simulated network round trip per request (seconds), never slept: every request adds
         # it to `simulated`, and an interaction's response time counts the round trips made
         # between its dispatch and its callback, plus the one-way trips of the interaction to
@@ -599,7 +646,11 @@ class FakeDiscord:
         self._failures: list[_Failure] = []
         self._bots: list[discord.Client] = []
         self._inflight = 0
-        self._last_activity = time.monotonic()
+        self._idle = asyncio.Event()  # no request in flight
+        self._idle.set()
+        self._tasks: set[asyncio.Task[Any]] = set()  # started by interactions and events
+        # Further waits of `settle` (the harness adds the bot's outbox delivery).
+        self.settle_also: list[Callable[[], Awaitable[None]]] = []
         self._runner: web.AppRunner | None = None
         self._old_base: str | None = None
         self.base_url = ""
@@ -652,8 +703,8 @@ class FakeDiscord:
     # ------------------------------------------------------------------ clock and ids
 
     def now(self) -> float:
-        """Fake clock (epoch seconds): real time plus everything passed to :meth:`advance`."""
-        return time.time() + self._offset
+        """Fake clock (epoch seconds): the start plus everything passed to :meth:`advance`."""
+        return self._epoch + self._offset
 
     def utcnow(self) -> dt.datetime:
         """The fake clock as an aware datetime.  discord.py's ``Interaction.is_expired()`` uses
@@ -662,8 +713,15 @@ class FakeDiscord:
         return dt.datetime.fromtimestamp(self.now(), dt.UTC)
 
     def advance(self, seconds: float) -> None:
-        """Move the fake clock forward (token expiry, snowflakes and timestamps follow it)."""
+        """Move the fake clock forward (token expiry, snowflakes and timestamps follow it, and
+        so does `clock`: a bot waiting to defer sees the time pass)."""
         self._offset += seconds
+        self.clock.advance(seconds)
+
+    def _simulate(self, seconds: float) -> None:
+        """Network time that passed without moving the fake clock of timestamps."""
+        self.simulated += seconds
+        self.clock.advance(seconds)
 
     def snowflake(self) -> int:
         ms = int(self.now() * 1000) - DISCORD_EPOCH_MS
@@ -894,17 +952,17 @@ class FakeDiscord:
         old_timeout = state.guild_ready_timeout
         state.guild_ready_timeout = 0.01
         try:
-            state.parse_ready(self.ready_payload(guilds))
+            self._feed(lambda: state.parse_ready(self.ready_payload(guilds)))
             for guild in guilds:
-                state.parse_guild_create(self.guild_create_payload(guild))
-            await asyncio.wait_for(bot.wait_until_ready(), timeout=5.0)
+                self._feed(lambda g=guild: state.parse_guild_create(self.guild_create_payload(g)))
+            await asyncio.wait_for(bot.wait_until_ready(), timeout=GUARD)
         finally:
             state.guild_ready_timeout = old_timeout
 
     def guild_create(self, bot: discord.Client, guild: FakeGuild) -> None:
         """Tell a ready bot it joined ``guild`` (dispatches ``on_guild_join``)."""
         state: Any = bot._connection
-        state.parse_guild_create(self.guild_create_payload(guild))
+        self._feed(lambda: state.parse_guild_create(self.guild_create_payload(guild)))
 
     async def shutdown(self, bot: discord.Client) -> None:
         """Stop the bot's views (their timeout tasks) and ``bot.close()`` (closes its session)."""
@@ -968,6 +1026,7 @@ class FakeDiscord:
         if failure.via:
             headers["Via"] = "1.1 google"
         if failure.status == 429:
+            self._simulate(failure.retry_after)  # the client waits that long before it retries
             body: JSON = {
                 "message": failure.message or "You are being rate limited.",
                 "retry_after": failure.retry_after,
@@ -1077,8 +1136,8 @@ class FakeDiscord:
 
     async def _handle(self, request: web.Request) -> web.Response:
         self._inflight += 1
-        self.simulated += self.latency
-        self._last_activity = time.monotonic()
+        self._idle.clear()
+        self._simulate(self.latency)
         try:
             body, files = await self._read_body(request)
             full = request.path
@@ -1112,7 +1171,8 @@ class FakeDiscord:
             return self._json_response(status, payload, headers)
         finally:
             self._inflight -= 1
-            self._last_activity = time.monotonic()
+            if self._inflight == 0:
+                self._idle.set()
 
     _TOKEN_PATH = re.compile(r"/(?:interactions/\d+|webhooks/\d+)/(?P<token>[^/]+)")
 
@@ -1474,7 +1534,7 @@ class FakeDiscord:
             raise ApiError(400, 40043, f"Interaction callback type {ctype} is invalid here")
         h.callback = copy.deepcopy(body)
         h.callback_type = ctype
-        h.answered_at = time.monotonic()
+        h.answered_at = self.now()
         h._answered.set()
         if call.query.get("with_response") not in ("1", "true", "True"):
             return 204, None
@@ -2086,23 +2146,37 @@ class FakeDiscord:
     def calls_to(self, substring: str, method: str | None = None) -> list[Call]:
         return [c for c in self.calls if substring in c.path and method in (None, c.method)]
 
-    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Wait until no request is in flight and none arrived for ``quiet`` seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._inflight == 0 and time.monotonic() - self._last_activity >= quiet:
-                return
-            await asyncio.sleep(quiet / 4)
-        raise AssertionError(f"fake Discord did not settle within {timeout}s")
+    def _feed(self, event: Callable[[], object]) -> set[asyncio.Task[Any]]:
+        """Run `event` (discord.py parsing a gateway payload) and keep the tasks it started:
+        discord.py runs handlers, listeners and view callbacks as tasks of their own."""
+        before = asyncio.all_tasks()
+        event()
+        spawned = asyncio.all_tasks() - before
+        for task in spawned:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return spawned
 
-    async def wait_for(
-        self, predicate: Callable[[], bool], timeout: float = 5.0, interval: float = 0.01
-    ) -> None:
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            if time.monotonic() >= deadline:
-                raise AssertionError(f"condition not met within {timeout}s")
-            await asyncio.sleep(interval)
+    async def settle(self, timeout: float = GUARD) -> None:
+        """Until every task an interaction or event started has finished, no request is in
+        flight and every wait in `settle_also` is done; again until a pass makes no request.
+
+        Waits on events, never on a quiet time: a busy machine only makes it later. `timeout`
+        (real seconds) is a guard against a bot that never finishes."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    calls = len(self.calls)
+                    while self._tasks:
+                        await asyncio.wait(set(self._tasks))
+                    await self._idle.wait()
+                    for wait in self.settle_also:
+                        await wait()
+                    await self._idle.wait()
+                    if len(self.calls) == calls and not self._tasks and self._inflight == 0:
+                        return
+        except TimeoutError:
+            raise AssertionError(f"fake Discord did not settle within {timeout}s") from None
 
     # ------------------------------------------------------------------ interaction driver
 
@@ -2183,7 +2257,7 @@ class FakeDiscord:
         bot: discord.Client,
         handle: InteractionHandle,
         *,
-        timeout: float = 5.0,
+        timeout: float = GUARD,
         expect_response: bool = True,
         wait_tasks: bool = True,
     ) -> InteractionHandle:
@@ -2193,15 +2267,14 @@ class FakeDiscord:
         invoker, view / dynamic item callbacks, ``on_interaction`` listeners) has finished, so
         followups and edits made by the handler are recorded; otherwise it returns as soon as
         the callback arrived.  Raises AssertionError if the bot never answered (unless
-        ``expect_response=False``).
+        ``expect_response=False``).  ``timeout`` is real time, a guard only: whether the answer
+        came in time is decided on the fake clock (`RESPONSE_DEADLINE`).
         """
         state: Any = bot._connection
         loop = asyncio.get_running_loop()
-        before = asyncio.all_tasks()
-        handle.dispatched_at = time.monotonic()
+        handle.dispatched_at = self.now()
         handle.simulated_at_dispatch = self.simulated
-        state.parse_interaction_create(copy.deepcopy(handle.payload))
-        spawned = asyncio.all_tasks() - before
+        spawned = self._feed(lambda: state.parse_interaction_create(copy.deepcopy(handle.payload)))
         deadline = loop.time() + timeout
         if spawned and wait_tasks:
             _done, pending = await asyncio.wait(spawned, timeout=timeout)
@@ -2379,7 +2452,7 @@ class FakeDiscord:
         *,
         channel: FakeChannel | None = None,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = GUARD,
         expect_response: bool = True,
         wait_tasks: bool = True,
     ) -> InteractionHandle:
@@ -2406,7 +2479,7 @@ class FakeDiscord:
         *,
         channel: FakeChannel | None = None,
         locale: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = GUARD,
     ) -> InteractionHandle:
         """An APPLICATION_COMMAND_AUTOCOMPLETE interaction; see ``handle.choices``."""
         channel = channel or self._default_channel(user)
@@ -2472,7 +2545,7 @@ class FakeDiscord:
         locale: str | None = None,
         snapshot: JSON | None = None,
         forge: bool = False,
-        timeout: float = 5.0,
+        timeout: float = GUARD,
         expect_response: bool = True,
         wait_tasks: bool = True,
     ) -> InteractionHandle:
@@ -2516,7 +2589,7 @@ class FakeDiscord:
         locale: str | None = None,
         snapshot: JSON | None = None,
         forge: bool = False,
-        timeout: float = 5.0,
+        timeout: float = GUARD,
         expect_response: bool = True,
         wait_tasks: bool = True,
     ) -> InteractionHandle:

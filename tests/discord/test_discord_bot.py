@@ -25,6 +25,7 @@ from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.discord import layout
 from bot.discord.app import UnoBot
 from bot.discord.controller import TABLE_REF
+from bot.discord.reply import DEFER_AFTER
 from bot.i18n import I18n
 from bot.render import Renderer
 from bot.service import UnoService
@@ -45,6 +46,7 @@ from tests.service.conftest import FakeClock
 ROBOT = "ai:1"
 NAMES = {"ru": ["Аня", "Боря", "Вика", "Глеб"], "uk": ["Оксана", "Тарас", "Ірина", "Богдан"]}
 RENDERER = Renderer(I18n(strict=True))
+SLOW_WORK = DEFER_AFTER + 0.5  # simulated seconds of a service call that must be deferred
 JSON = dict[str, Any]
 
 
@@ -202,6 +204,21 @@ class Table:
         assert button is not None, (key, hand_keys(message))
         return await self.click(user, message, button["custom_id"])
 
+    def slow_past_deferral(self, monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+        """The service calls `names` take `SLOW_WORK` seconds, longer than the bot's
+        `defer_after`: each moves the fake clock that far, then holds its work until Discord
+        has the interaction's answer, which can only be the deferral. No real time counts."""
+        for name in names:
+            original = getattr(self.service, name)
+
+            async def call(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+                handle = list(self.fake.interactions.values())[-1]  # the one being handled
+                self.fake.advance(SLOW_WORK)
+                await handle.wait_answered()
+                return await _original(*args, **kwargs)
+
+            monkeypatch.setattr(self.service, name, call)
+
     async def run_due(self) -> None:
         """Let the computer players and timers act now, published like the timer loop does."""
         for out in await self.service.run_due(math.inf):
@@ -225,6 +242,14 @@ class Table:
         await self.service.start()
         self.bot = UnoBot(self.service, renderer=RENDERER, **self.bot_options)
         await self.fake.boot(self.bot)
+
+    async def bot_idle(self) -> None:
+        """Until the bot's outbox delivery has settled what it tracked and, with card emoji, the
+        upload is over (`FakeDiscord.settle` waits for this too)."""
+        if self.bot.delivery is not None:
+            await self.bot.delivery.settled()
+        if self.bot_options.get("card_emoji"):
+            await self.bot.uno.emoji.ready.wait()
 
     # ------------------------------------------------------------------ checks
 
@@ -324,6 +349,9 @@ def table_factory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[.
         try:
             async with FakeDiscord() as fake:
                 monkeypatch.setattr(discord.utils, "utcnow", fake.utcnow)
+                # The bot defers on the fake's simulated clock: only a test that moves it (or
+                # simulates a slow network) sees a deferral, however busy the machine is.
+                options.setdefault("clock", fake.clock)
                 world = fake.setup_guild(NAMES[lang], locale=locale)
                 bot = UnoBot(service, renderer=RENDERER, **options)
                 await fake.boot(bot)
@@ -332,6 +360,7 @@ def table_factory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[.
                     fake, world, db_path, clock, storage, service, bot, lang, errors,
                     bot_options=options,
                 )  # fmt: skip
+                fake.settle_also.append(table.bot_idle)
                 yield table
                 await fake.settle()
         finally:
@@ -704,22 +733,11 @@ async def test_no_edit_of_an_ephemeral_after_14_minutes(make_table: Callable[...
 async def test_slow_work_is_deferred_in_time(
     make_table: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with make_table(defer_after=0.05) as t:
+    async with make_table() as t:
         anya, borya, vika, _ = t.users
-
-        def slow(name: str) -> None:
-            original = getattr(t.service, name)
-
-            async def call(*args: Any, **kwargs: Any) -> Any:
-                await asyncio.sleep(0.15)
-                return await original(*args, **kwargs)
-
-            monkeypatch.setattr(t.service, name, call)
-
-        for name in ("new_game", "join", "act", "hand"):
-            slow(name)
+        t.slow_past_deferral(monkeypatch, "new_game", "join", "act", "hand")
         lost = await t.slash(borya, "join")  # no game yet: the error stays private
-        assert lost.callback_type == 5 and lost.answered_within(0.25)
+        assert lost.callback_type == 5 and lost.answered_within(SLOW_WORK)
         assert RENDERER.t("ru", "error-no-game").split(".")[0] in lost.text
         assert all(m.is_ephemeral or m.deleted for m in lost.messages)
         assert not [m for m in t.fake.channel_messages(t.world.channel)]
@@ -739,7 +757,35 @@ async def test_slow_work_is_deferred_in_time(
         assert "play r7" not in hand_keys(hand) and RENDERER.t("ru", "hand-title", count=2) in (
             hand.text
         )
-        assert start.answered_within(0.25) and press.answered_within(0.25)
+        # Deferred as the work outlasted `defer_after`, within Discord's 3 s.
+        assert start.answered_within(SLOW_WORK) and press.answered_within(SLOW_WORK)
+        t.assert_clean()
+
+
+async def test_a_busy_machine_does_not_defer(
+    make_table: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """How long the work takes in real time (a loaded machine) decides nothing: the bot defers
+    on the fake's simulated clock, so a /new whose service call outlasts `defer_after` of real
+    time, and takes no simulated time, is answered at once with the lobby, as on a fast machine.
+    (The real delay is the stimulus, not a wait: any longer delay gives the same result.)"""
+    async with make_table() as t:
+        new_game = t.service.new_game
+        real_time: list[float] = []
+
+        async def on_a_busy_machine(*args: Any, **kwargs: Any) -> Any:
+            started = time.monotonic()
+            await asyncio.sleep(DEFER_AFTER + 0.2)
+            real_time.append(time.monotonic() - started)
+            return await new_game(*args, **kwargs)
+
+        monkeypatch.setattr(t.service, "new_game", on_a_busy_machine)
+        new = await t.slash(t.users[0], "new")
+        assert real_time and real_time[0] > DEFER_AFTER  # longer than `defer_after`, really
+        assert new.callback_type == 4 and not new.deferred and new.followups == []
+        assert new.original is not None and new.original.is_public
+        assert RENDERER.t("ru", "lobby-title") in new.original.content
+        assert await t.table_message() is new.original
         t.assert_clean()
 
 

@@ -15,7 +15,13 @@ import pytest
 
 from core.game import Game
 from core.rules import Rules
-from tests.discord.test_discord_bot import RENDERER, hand_button, hand_keys, table_factory
+from tests.discord.test_discord_bot import (
+    RENDERER,
+    SLOW_WORK,
+    hand_button,
+    hand_keys,
+    table_factory,
+)
 
 
 @pytest.fixture
@@ -77,22 +83,14 @@ async def test_a_slow_personal_switch_updates_the_panel_clicked(
 ) -> None:
     """The flip outlasts `defer_after`: the answer is deferred as an update of the panel, never
     a second panel."""
-    async with make_table(defer_after=0.05) as t:
+    async with make_table() as t:
         anya = t.users[0]
-        slowed = asyncio.Event()
-        real = t.service.toggle_personal
-
-        async def slow(*args: Any, **kwargs: Any) -> bool:
-            await asyncio.sleep(0.15)
-            slowed.set()
-            flipped: bool = await real(*args, **kwargs)
-            return flipped
-
-        monkeypatch.setattr(t.service, "toggle_personal", slow)
         panel = (await t.slash(anya, "settings")).original
         assert panel is not None
+        t.slow_past_deferral(monkeypatch, "toggle_personal")
         handle = await t.select(anya, panel, "s:toggle", switch)
-        assert slowed.is_set() and handle.callback_type == 6  # deferred as an update
+        assert handle.callback_type == 6  # deferred as an update
+        assert handle.answered_within(SLOW_WORK)
         assert handle.messages == [panel] and handle.followups == []
         on = RENDERER.t("ru", "dc-opt-state", value=RENDERER.t("ru", "value-on"))
         toggles = panel.find(custom_id="s:toggle")

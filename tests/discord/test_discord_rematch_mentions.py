@@ -5,7 +5,6 @@ are never mentioned, and every other message of the bot still pings nobody."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.discord.fake_discord import Call
-from tests.discord.test_discord_bot import RENDERER, Table, table_factory
+from tests.discord.test_discord_bot import RENDERER, SLOW_WORK, Table, table_factory
 from tests.discord.test_discord_rematch import finish_match
 
 LOCALES = ["ru", "uk"]
@@ -104,18 +103,12 @@ async def test_a_deferred_rematch_command_still_pings(
 ) -> None:
     """Editing the deferred "thinking..." answer would ping nobody (Discord does not notify
     edits): the lobby replaces it as a message of its own."""
-    async with make_table(locale=locale, defer_after=0.05) as t:
+    async with make_table(locale=locale) as t:
         anya, borya, vika, _ = t.users
         await finish_match(t)
-        rematch = t.service.rematch
-
-        async def slow(*args: Any, **kwargs: Any) -> Any:
-            await asyncio.sleep(0.15)
-            return await rematch(*args, **kwargs)
-
-        monkeypatch.setattr(t.service, "rematch", slow)
+        t.slow_past_deferral(monkeypatch, "rematch")
         handle = await t.slash(vika, RENDERER.i18n.command_name(t.lang, "rematch"))
-        assert handle.callback_type == 5 and handle.answered_within(0.25)
+        assert handle.callback_type == 5 and handle.answered_within(SLOW_WORK)
         assert handle.original is not None and handle.original.deleted  # the placeholder
         lobby = await t.table_message()
         assert lobby.is_public and lobby.id in handle.followup_ids
