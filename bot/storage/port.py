@@ -236,6 +236,19 @@ class StoragePort(Protocol):
     async def log(self, game_id: int) -> list[LogEntry]:
         """The game's applied actions in the order they were committed."""
 
+    # -- deadlines claimed across processes (issue 15)
+    async def claim_deadlines(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[tuple[str, float]]:
+        """(chat key, deadline) of open games whose deadline is due (<= now) and not claimed
+        (deadline_claimed_until <= now), earliest first, each claimed until ``now + lease``
+        (PostgreSQL: FOR UPDATE SKIP LOCKED). Two claimers never get the same deadline while
+        its claim runs. A commit of the game (which sets its next deadline) clears the claim."""
+
+    async def next_deadline(self, prefix: str) -> float | None:
+        """The earliest deadline of the open games of chats whose key starts with ``prefix``,
+        counting a claimed one from when its claim runs out (then it can be claimed again)."""
+
     # -- adapter refs
     async def put_ref(self, game_id: int, key: str, value: str) -> None: ...
 
