@@ -149,10 +149,18 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def run_chats(settings: Settings) -> int:
-    # The service only calls the port; its annotations still name the SQLite class.
     storage = await open_storage(settings.database)
     try:
-        service = UnoService(storage, bot_delay=settings.bot_delay, lobby_idle=settings.lobby_idle)
+        # A SQLite file is this process's alone; a PostgreSQL database other processes share.
+        shared = sqlite_path(settings.database) is None
+        service = UnoService(
+            storage,
+            bot_delay=settings.bot_delay,
+            lobby_idle=settings.lobby_idle,
+            deadline_lease=settings.deadline_lease,
+            deadline_poll=settings.deadline_poll,
+            settings_ttl=settings.settings_ttl if shared else None,
+        )
         await service.start()
         tasks = []
         if settings.telegram_token is not None:

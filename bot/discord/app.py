@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -34,6 +35,7 @@ class UnoBot(commands.Bot):
         sync_commands: bool = False,
         timers: bool = True,
         defer_after: float = DEFER_AFTER,
+        **options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
@@ -42,6 +44,7 @@ class UnoBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
         self.uno = Controller(
             self, service, renderer or Renderer(get_i18n()), defer_after=defer_after
@@ -66,10 +69,30 @@ class UnoBot(commands.Bot):
         await super().close()
 
 
+class ShardedUnoBot(UnoBot, commands.AutoShardedBot):
+    """The bot with its shards set: `shard_count` shards in all, of which this process runs
+    `shard_ids` (None: every one). With the shards split across processes over one PostgreSQL
+    database, any process may answer any interaction: the game is in the database, and each
+    deadline is claimed by one process (`bot.service.clock`)."""
+
+
+def create_bot(settings: Settings, service: UnoService, **kwargs: Any) -> UnoBot:
+    """One bot connection (one shard), or with DISCORD_SHARD_COUNT set, the shards of
+    DISCORD_SHARD_IDS (all of them when unset) of that many."""
+    if settings.discord_shard_count is None:
+        return UnoBot(service, **kwargs)
+    return ShardedUnoBot(
+        service,
+        shard_count=settings.discord_shard_count,
+        shard_ids=settings.discord_shard_ids,
+        **kwargs,
+    )
+
+
 async def run_discord(settings: Settings, service: UnoService) -> None:
     """Run the bot until it is closed; the token comes from `.env` and is never logged."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set")
-    bot = UnoBot(service, sync_commands=True)
+    bot = create_bot(settings, service, sync_commands=True)
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())

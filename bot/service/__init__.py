@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.alarms import Alarms
-from bot.service.clock import Clock
+from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.lobby import LobbyCases
 from bot.service.outcome import ANNOUNCED, Notice, Outcome, User, public_event
 from bot.service.play import Move, PlayCases, uno_meaning
@@ -54,11 +54,19 @@ class UnoService:
         bot_delay: float = 1.5,
         lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
+        deadline_lease: float = DEADLINE_LEASE,
+        deadline_poll: float = DEADLINE_POLL,
+        settings_ttl: float | None = None,
     ) -> None:
         """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it).
 
         `clock` is the time of every deadline; a test that moves a fake clock calls `wake` so
-        that a running timer loop looks again.
+        that a running timer loop looks again. `deadline_lease`: how long a due deadline this
+        process claimed stays its own (another process takes it over after that, should this
+        one die); `deadline_poll`: how often, at most, the timer loop reads the database's next
+        deadline (those set by other processes). `settings_ttl`: seconds a chat's settings are
+        kept in memory, for a database that other processes write too (None: until this
+        process changes them, exact while it is the only one).
         """
         self.storage = storage
         self.clock = clock
@@ -66,7 +74,7 @@ class UnoService:
         self.alarms = Alarms()
         self.uow = UnitOfWork(
             storage,
-            SettingsStore(storage),
+            SettingsStore(storage, ttl=settings_ttl),
             self.alarms,
             clock=clock,
             bot_delay=bot_delay,
@@ -76,7 +84,7 @@ class UnoService:
         self._play = PlayCases(self.uow)
         self._settings = SettingsCases(self.uow)
         self._queries = Queries(self.uow)
-        self._clock = Clock(self.uow)
+        self._clock = Clock(self.uow, lease=deadline_lease, poll=deadline_poll)
 
     # ------------------------------------------------------------------ start and timers
 

@@ -212,10 +212,11 @@ class Work:
 
     # ------------------------------------------------------------------ settings
 
-    async def settings(self) -> ChatSettings:
-        """The chat's settings, read once per update."""
-        if self._settings is None:
-            self._settings = await self.uow.settings.chat(self.chat_key)
+    async def settings(self, *, fresh: bool = False) -> ChatSettings:
+        """The chat's settings, read once per update (`fresh`: from the database, not from
+        this process's cache, for an update that changes them)."""
+        if self._settings is None or fresh:
+            self._settings = await self.uow.settings.chat(self.chat_key, fresh=fresh)
         return self._settings
 
     @property
@@ -327,6 +328,7 @@ class Work:
         match.table.remember(events)
         changed = match.refresh_hands(match.version + 1)
         status = "finished" if game.is_over else "running"
+        before = None if match.table.turn is None else match.table.turn.player
         deadline = self._deadline(match, events, settings)
         abandoned = not game.is_over and all(is_bot(p) for p in game.players)
         if abandoned:
@@ -337,6 +339,8 @@ class Work:
             match, settings, Notice("info-no-humans-left") if abandoned else None
         )
         out.events = events
+        if not game.is_over and game.current_player != before:
+            out.turn_began = game.current_player
         for player in changed:
             out.hands[player] = projection.hand_view(match, settings, player)
         return out

@@ -161,6 +161,13 @@ async def set_commands(bot: Bot, renderer: Renderer) -> None:
             await retrying(partial(bot.set_my_commands, commands, scope=scope, language_code=code))
 
 
+def group_limit(settings: Settings) -> RateLimit:
+    """The group budget of the settings (`GROUP_LIMIT` in `GROUP_PERIOD` seconds; a test
+    scales it down to see the budget at work in seconds rather than minutes)."""
+    count = settings.group_limit
+    return RateLimit(count, settings.group_period, burst=min(GROUP_LIMIT.burst, count - 1))
+
+
 def webhook_url(settings: Settings) -> str:
     assert settings.webhook_url is not None
     url = settings.webhook_url.rstrip("/")
@@ -273,7 +280,7 @@ class TelegramApp:
 
 async def run_telegram(settings: Settings, service: UnoService) -> None:
     """`python -m bot` with TELEGRAM_TOKEN set: polling, or the webhook with WEBHOOK_URL."""
-    app = TelegramApp(create_bot(settings), service)
+    app = TelegramApp(create_bot(settings), service, group_limit=group_limit(settings))
     try:
         if settings.webhook_url:
             log.info(

@@ -68,8 +68,8 @@ class _Game:
     lang: str = "ru"
     chat_id: int = 0
     dm_closed: set[str] = field(default_factory=set)  # players told to open the private chat
-    on_turn: dict[str, bool] = field(default_factory=dict)  # the hand last shown was a turn
     lobby_retired: bool = False
+    version: int = -1  # the newest version of the game this process showed
 
 
 class TelegramUI:
@@ -149,6 +149,26 @@ class TelegramUI:
     def forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
 
+    async def _catch_up(self, game_id: int, version: int) -> None:
+        """Before showing `version` of a game: if another process committed versions since
+        this one last showed it (webhook workers behind a load balancer), what this process
+        remembers of its messages is out of date. Their ids are read again from the refs (a
+        table or hand another worker sent is edited, not sent twice), and what each message
+        shows is forgotten (an edit is not skipped as unchanged; Telegram's "not modified"
+        answers one that is)."""
+        game = self._games.get(game_id)
+        if game is None:
+            return
+        if game.version >= 0 and version > game.version + 1:
+            refs = await self.service.refs.all(game_id)
+            game.refs.update(refs)
+            for key, slot in game.slots.items():
+                stored = game.refs.get(key)
+                if stored:
+                    slot.message_id = int(stored)
+                slot.shown = None
+        game.version = max(game.version, version)
+
     # ------------------------------------------------------------------ publishing
 
     async def publish(self, out: Outcome, *, wait: bool = True) -> None:
@@ -160,10 +180,12 @@ class TelegramUI:
         # limit, and nobody should see a spinning button because of it.
         futures: list[asyncio.Future[Any]] = []
         if out.table is not None:
+            await self._catch_up(out.table.game_id, out.table.version)
             await self.show_table(out.table, out.names)
         for player, view in out.hands.items():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
-            futures.append(await self.show_hand(view, out.names, notes=drawn))
+            began = out.turn_began == player
+            futures.append(await self.show_hand(view, out.names, notes=drawn, began=began))
         for viewer, text in notes.revealed(self.r, out, self.r.colorblind(out)).items():
             if viewer.isdigit():  # the challenged hand: to the challenger's private chat only
                 futures.append(self.sender.send(int(viewer), text))
@@ -243,11 +265,14 @@ class TelegramUI:
         *,
         notes: list[str] | None = None,
         fresh: bool = False,
+        began: bool = False,
     ) -> asyncio.Future[Any]:
-        """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom)."""
+        """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom).
+
+        `began`: the player's turn began with this change (`Outcome.turn_began`): the hand
+        then moves to the bottom of the private chat as a new message, which Telegram notifies.
+        """
         game, slot = await self._hand_slot(view, names)
-        was_turn = game.on_turn.get(view.player, False)
-        game.on_turn[view.player] = view.is_turn
         if fresh:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:
@@ -256,7 +281,7 @@ class TelegramUI:
         elif view.player in game.dm_closed:
             return _done()
         # A turn begins: the hand as a new message, if the player wants it.
-        ping = view.is_turn and not was_turn and not fresh and await self.turn_ping(view.player)
+        ping = began and view.is_turn and not fresh and await self.turn_ping(view.player)
         names = dict(names)
         lines = list(notes or ())
 
@@ -334,7 +359,9 @@ class TelegramUI:
                     mine = await self.service.hand(User(seat.id, seat.name), game_id=view.game_id)
                     hand = mine.hands.get(seat.id)
                     if hand is not None and hand.choices:
-                        await self.show_hand(hand, mine.names)
+                        # Whether the stopped process notified the player is not known:
+                        # the one to act is notified (again).
+                        await self.show_hand(hand, mine.names, began=hand.is_turn)
                 shown += 1
             except Exception:  # one broken game must not keep the others hidden
                 log.exception("showing game %s again failed", record.id)
