@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.storage.port import STATUSES, GameNotFound, GameRecord, LogEntry, PlayerResult
+from bot.storage.port import (
+    STATUSES,
+    GameNotFound,
+    GameRecord,
+    LogEntry,
+    OutboxEntry,
+    PlayerResult,
+)
 from core.rules import Scoring
 
 # Game ids are signed 64-bit integers in SQLite and PostgreSQL (bigint) alike.  A Python int
@@ -44,13 +51,16 @@ class Commit:
     deadline: float | None
     now: float
     log: list[tuple[int, int, int, str, str, float]]  # game_log rows, in order
+    outbox: list[str]  # the outbox payloads, serialised
+    claim: float  # the new entries are claimed until then
 
-    def record(self, chat_key: str, created_at: float) -> GameRecord:
-        """The stored game as this commit leaves it."""
+    def record(self, chat_key: str, created_at: float, outbox: Sequence[int] = ()) -> GameRecord:
+        """The stored game as this commit leaves it (``outbox``: the new entries' ids)."""
         state = None if self.state is None else json_object(self.state)
         return GameRecord(
             self.game_id, chat_key, self.status, self.version, state,
             json_object(self.meta) or {}, self.deadline, created_at, self.now,
+            outbox=tuple(outbox),
         )  # fmt: skip
 
 
@@ -64,6 +74,8 @@ def prepare_commit(
     log: Sequence[LogEntry],
     deadline: float | None,
     now: float,
+    outbox: Sequence[dict[str, Any]] = (),
+    claim: float = 0.0,
 ) -> Commit:
     """Check and serialise what `StoragePort.commit` writes; GameNotFound for an id no row can
     have, ValueError for a status or value the storage cannot hold."""
@@ -73,7 +85,10 @@ def prepare_commit(
     version = expected_version + 1
     rows = [(game_id, version, seq, e.actor, e.action, e.at or now) for seq, e in enumerate(log)]
     state_text = None if state is None else dumps(state)
-    return Commit(game_id, status, version, state_text, dumps(meta), deadline, now, rows)
+    payloads = [dumps(payload) for payload in outbox]
+    return Commit(
+        game_id, status, version, state_text, dumps(meta), deadline, now, rows, payloads, claim
+    )
 
 
 def check_status(status: str) -> None:
@@ -124,6 +139,17 @@ def game_record(row: Sequence[Any]) -> GameRecord:
     return GameRecord(
         game_id, chat_key, status, version, state_obj, meta_obj, deadline, created_at, updated_at
     )
+
+
+def outbox_entry(row: Sequence[Any]) -> OutboxEntry:
+    """An entry from a stored row ``(id, chat_key, game_id, version, payload, created_at,
+    attempts)``; a payload that is not a JSON object reads as {} (never raises)."""
+    entry_id, chat_key, game_id, version, payload, created_at, attempts = row
+    try:
+        data = json_object(payload) or {}
+    except ValueError:
+        data = {}
+    return OutboxEntry(entry_id, chat_key, game_id, version, data, created_at, attempts)
 
 
 def match_results(game_id: int, results: Sequence[PlayerResult]) -> str:

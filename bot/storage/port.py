@@ -25,7 +25,7 @@ load -> lock -> apply -> :meth:`StoragePort.commit` -> send, so every adapter pr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Final, Protocol
 
@@ -39,6 +39,7 @@ __all__ = [
     "GameRecord",
     "LogEntry",
     "MatchRecord",
+    "OutboxEntry",
     "PlayerResult",
     "SchemaTooNew",
     "StatRow",
@@ -122,6 +123,9 @@ class GameRecord:
     # True when the stored state or meta is not a JSON object: then ``state`` is None and
     # ``meta`` is {} -- the service sets the game aside (:meth:`StoragePort.mark_broken`).
     corrupt: bool = False
+    # The ids of the outbox entries the commit that returned this record wrote, in order (a
+    # fact of that call, not of the row: records read back have none, and equality ignores it).
+    outbox: tuple[int, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -146,6 +150,23 @@ class MatchRecord:
 
     results: tuple[PlayerResult, ...] | list[PlayerResult]
     scoring: Scoring = Scoring.WINNER
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    """What a committed change still has to show in its chat (see :meth:`StoragePort.commit`).
+
+    `payload` is the service's own JSON (the storage never looks inside); `attempts` counts the
+    deliveries that failed, so a delivery that keeps failing can be given up on and logged.
+    """
+
+    id: int
+    chat_key: str
+    game_id: int | None
+    version: int
+    payload: dict[str, Any]
+    created_at: float
+    attempts: int = 0
 
 
 @dataclass(frozen=True)
@@ -227,14 +248,43 @@ class StoragePort(Protocol):
         log: Sequence[LogEntry] = (),
         deadline: float | None = None,
         match: MatchRecord | None = None,
+        outbox: Sequence[dict[str, Any]] = (),
+        claim: float = 0.0,
     ) -> GameRecord:
-        """Replace the game's row, append ``log`` (and record ``match``) as version + 1."""
+        """Replace the game's row, append ``log`` (and record ``match``) as version + 1.
+
+        Each ``outbox`` payload becomes one :class:`OutboxEntry` of this chat, game and new
+        version, in the same transaction, claimed until ``claim`` (the committing process
+        delivers it at once; if it dies, another takes it over once the claim runs out).  The
+        returned record's ``outbox`` holds their ids.
+        """
 
     async def mark_broken(self, game_id: int) -> None:
         """Set aside a game that cannot be loaded: no longer open, no deadline."""
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The game's applied actions in the order they were committed."""
+
+    # -- the outbox (issue 15)
+    async def claim_outbox(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[OutboxEntry]:
+        """Unsent entries of chats whose key starts with ``prefix`` and whose claim ran out
+        (claimed_until <= now), oldest first, each claimed until ``now + lease``. Two processes
+        never get the same entry while its claim runs (PostgreSQL: FOR UPDATE SKIP LOCKED).
+        An entry waits while an older unsent entry of its game is still claimed, so a game's
+        entries are handed out in order."""
+
+    async def finish_outbox(self, entry_id: int, now: float) -> None:
+        """Mark an entry sent (idempotent)."""
+
+    async def retry_outbox(self, entry_id: int, at: float) -> None:
+        """A delivery failed: count the attempt; the entry may be claimed again from ``at``."""
+
+    async def take_send_slot(self, chat_key: str, now: float, count: int, period: float) -> float:
+        """Reserve one send in the chat's budget, shared by every process: when fewer than
+        ``count`` sends were recorded in (now - period, now], record this one and return 0.0;
+        otherwise record nothing and return the seconds until a slot frees up."""
 
     # -- deadlines claimed across processes (issue 15)
     async def claim_deadlines(

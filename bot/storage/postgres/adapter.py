@@ -45,6 +45,7 @@ from bot.storage.port import (
     GameRecord,
     LogEntry,
     MatchRecord,
+    OutboxEntry,
     PlayerResult,
     StatRow,
     StorageError,
@@ -72,6 +73,18 @@ _UNRECORDED: Final = (
 # "Open games of the chats whose key starts with $1", the status spelled like the partial index.
 _OPEN_OF_PREFIX: Final = "status IN ('lobby', 'running') AND starts_with(chat_key, $1)"
 _STATS: Final = "user_id, name, games, wins, points, tally_games, tally_points"
+_ENTRY: Final = "id, chat_key, game_id, version, payload, created_at, attempts"
+# Unsent, unclaimed entries of the chats with a key prefix, oldest first, locked so that a
+# concurrent claimer skips them; an entry waits while an older unsent entry of its game is still
+# claimed (being delivered, or backing off).
+_CLAIMABLE: Final = (
+    f"SELECT {_ENTRY} FROM outbox AS o WHERE sent_at IS NULL AND claimed_until <= $2"
+    " AND starts_with(chat_key, $1)"
+    " AND NOT (game_id IS NOT NULL AND EXISTS (SELECT 1 FROM outbox AS e"
+    " WHERE e.game_id = o.game_id AND e.id < o.id AND e.sent_at IS NULL"
+    " AND e.claimed_until > $2))"
+    " ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED"
+)
 _ONE_ACTIVE: Final = "games_one_active_per_chat"
 
 _FAILURES: Final = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
@@ -308,20 +321,24 @@ class PostgresStorage:
         log: Sequence[LogEntry] = (),
         deadline: float | None = None,
         match: MatchRecord | None = None,
+        outbox: Sequence[dict[str, Any]] = (),
+        claim: float = 0.0,
     ) -> GameRecord:
         """Atomically replace the game's row and append ``log``, producing version + 1.
 
-        The transaction locks the game's row first, so writers of one game -- in any process
-        -- take turns, and checks the version under that lock: :class:`VersionConflict` (and
-        nothing changed) if another writer committed since the caller loaded the game.  With
-        ``match``, the match's statistics are recorded in the same transaction, at most once
-        per game.  Raises :class:`GameNotFound` for an unknown id and :class:`GameExists` if
-        re-opening a finished game would give its chat two open games.
+        Each ``outbox`` payload becomes an outbox entry in the same transaction, claimed until
+        ``claim``; the returned record's ``outbox`` holds their ids. The transaction locks the
+        game's row first, so writers of one game -- in any process -- take turns, and checks the
+        version under that lock: :class:`VersionConflict` (and nothing changed) if another writer
+        committed since the caller loaded the game. With ``match``, the match's statistics are
+        recorded in the same transaction, at most once per game. Raises :class:`GameNotFound` for
+        an unknown id and :class:`GameExists` if re-opening a finished game would give its chat two
+        open games.
         """
         # Checked and serialised before the transaction: a bad state fails fast, holding no lock.
         c = codec.prepare_commit(
             game_id, expected_version, state=state, meta=meta, status=status, log=log,
-            deadline=deadline, now=self._clock(),
+            deadline=deadline, now=self._clock(), outbox=outbox, claim=claim,
         )  # fmt: skip
         record = (
             None
@@ -329,7 +346,7 @@ class PostgresStorage:
             else _recorder(game_id, match.results, match.scoring, recorded_at=c.now)
         )
 
-        async def apply(conn: asyncpg.Connection) -> asyncpg.Record:
+        async def apply(conn: asyncpg.Connection) -> tuple[asyncpg.Record, list[int]]:
             row: asyncpg.Record | None = await conn.fetchrow(
                 "SELECT version, chat_key, created_at FROM games WHERE id = $1 FOR UPDATE",
                 game_id,
@@ -356,10 +373,18 @@ class PostgresStorage:
                 )
             if record is not None:
                 await record(conn, row["chat_key"])
-            return row
+            ids = []
+            for payload in c.outbox:
+                entry_id = await conn.fetchval(
+                    "INSERT INTO outbox (chat_key, game_id, version, payload, created_at,"
+                    " claimed_until) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                    row["chat_key"], game_id, c.version, payload, c.now, c.claim,
+                )  # fmt: skip
+                ids.append(entry_id)
+            return row, ids
 
-        row = await self._write(apply)
-        return c.record(row["chat_key"], row["created_at"])
+        row, ids = await self._write(apply)
+        return c.record(row["chat_key"], row["created_at"], ids)
 
     async def mark_broken(self, game_id: int) -> None:
         """Set a game aside whose stored state cannot be loaded; its chat may start a new one.
@@ -389,6 +414,73 @@ class PostgresStorage:
             game_id,
         )
         return [LogEntry(r["actor"], r["action"], r["version"], r["at"]) for r in rows]
+
+    # -- the outbox ---------------------------------------------------------------------
+
+    async def claim_outbox(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[OutboxEntry]:
+        """Unsent entries of the chats whose key starts with ``prefix`` whose claim ran out,
+        oldest first, each claimed until ``now + lease``.  ``FOR UPDATE SKIP LOCKED``: a
+        concurrent claimer passes over the rows this one is taking, never waits for them and
+        never gets them."""
+
+        async def take(conn: asyncpg.Connection) -> list[OutboxEntry]:
+            rows = await conn.fetch(_CLAIMABLE, prefix, now, limit)
+            if rows:
+                await conn.execute(
+                    "UPDATE outbox SET claimed_until = $1 WHERE id = ANY($2::bigint[])",
+                    now + lease, [r["id"] for r in rows],
+                )  # fmt: skip
+            return [codec.outbox_entry(r) for r in rows]
+
+        return await self._write(take)
+
+    async def finish_outbox(self, entry_id: int, now: float) -> None:
+        """Mark an entry sent; idempotent (the first time is kept)."""
+        if codec.known_id(entry_id):
+            await self._write(
+                lambda conn: conn.execute(
+                    "UPDATE outbox SET sent_at = $2 WHERE id = $1 AND sent_at IS NULL",
+                    entry_id, now,
+                )
+            )  # fmt: skip
+
+    async def retry_outbox(self, entry_id: int, at: float) -> None:
+        """Count a failed delivery; the entry may be claimed again from ``at``."""
+        if codec.known_id(entry_id):
+            await self._write(
+                lambda conn: conn.execute(
+                    "UPDATE outbox SET attempts = attempts + 1, claimed_until = $2"
+                    " WHERE id = $1 AND sent_at IS NULL",
+                    entry_id, at,
+                )
+            )  # fmt: skip
+
+    async def take_send_slot(self, chat_key: str, now: float, count: int, period: float) -> float:
+        """One send of the chat's shared budget: 0.0 and recorded, or the seconds to wait.
+
+        The chat's sends are counted under a transaction-scoped advisory lock on its key, so
+        two processes taking the last slot at once take turns and the second finds it gone.
+        """
+        since = now - period
+
+        async def take(conn: asyncpg.Connection) -> float:
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", chat_key)
+            await conn.execute(
+                "DELETE FROM send_log WHERE chat_key = $1 AND at <= $2", chat_key, since
+            )
+            oldest: float | None = await conn.fetchval(
+                "SELECT at FROM send_log WHERE chat_key = $1 AND at > $2"
+                " ORDER BY at DESC LIMIT 1 OFFSET $3",
+                chat_key, since, count - 1,
+            )  # fmt: skip
+            if oldest is not None:
+                return max(oldest - since, 1e-3)
+            await conn.execute("INSERT INTO send_log (chat_key, at) VALUES ($1, $2)", chat_key, now)
+            return 0.0
+
+        return await self._write(take)
 
     # -- deadlines claimed across processes ----------------------------------------------
 

@@ -47,11 +47,13 @@ from bot.storage.port import (
     GameRecord,
     LogEntry,
     MatchRecord,
+    OutboxEntry,
     PlayerResult,
     StatRow,
     StorageError,
 )
 from bot.storage.sqlite import game_log, games, refs, stats
+from bot.storage.sqlite import outbox as outbox_table
 from bot.storage.sqlite import settings as chat_settings
 from bot.storage.sqlite.connection import ConnectionThread
 from bot.storage.sqlite.file_lock import FileLock
@@ -276,6 +278,8 @@ class SqliteStorage:
         log: Sequence[LogEntry] = (),
         deadline: float | None = None,
         match: MatchRecord | None = None,
+        outbox: Sequence[dict[str, Any]] = (),
+        claim: float = 0.0,
     ) -> GameRecord:
         """Atomically replace the game's row and append ``log``, producing version + 1.
 
@@ -288,13 +292,16 @@ class SqliteStorage:
         loaded the game.  Raises :class:`GameNotFound` for an unknown id and :class:`GameExists`
         if re-opening a finished game would give its chat two open games.
 
+        Each ``outbox`` payload becomes an outbox entry in the same transaction, claimed until
+        ``claim``; the returned record's ``outbox`` holds their ids.
+
         Concurrent calls share transactions (group commit): the call returns once the
         transaction holding it has committed, and fails alone if it fails.
         """
         # Checked and serialised before queueing: a bad state fails fast, not in a transaction.
         c = codec.prepare_commit(
             game_id, expected_version, state=state, meta=meta, status=status, log=log,
-            deadline=deadline, now=self._clock(),
+            deadline=deadline, now=self._clock(), outbox=outbox, claim=claim,
         )  # fmt: skip
         record = (
             None
@@ -306,15 +313,15 @@ class SqliteStorage:
             deadline=deadline, now=c.now,
         )  # fmt: skip
 
-        def apply(conn: sqlite3.Connection) -> sqlite3.Row:
+        def apply(conn: sqlite3.Connection) -> tuple[sqlite3.Row, list[int]]:
             row: sqlite3.Row = update(conn)
             game_log.append(conn, c.log)
             if record is not None:
                 record(conn, row["chat_key"])
-            return row
+            return row, outbox_table.append(conn, row["chat_key"], c)
 
-        row = await self._write(apply)
-        return c.record(row["chat_key"], row["created_at"])
+        row, ids = await self._write(apply)
+        return c.record(row["chat_key"], row["created_at"], ids)
 
     async def mark_broken(self, game_id: int) -> None:
         """Set a game aside whose stored state cannot be loaded; its chat may start a new one.
@@ -333,6 +340,29 @@ class SqliteStorage:
         if not codec.known_id(game_id):
             return []
         return game_log.decode(await self._rows(game_log.BY_GAME, (game_id,)))
+
+    # -- the outbox ---------------------------------------------------------------------
+
+    async def claim_outbox(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[OutboxEntry]:
+        """Unsent entries of the chats whose key starts with ``prefix`` whose claim ran out,
+        oldest first, each claimed until ``now + lease`` (see :mod:`.outbox`)."""
+        return await self._write(outbox_table.claim(prefix, now, lease, limit))
+
+    async def finish_outbox(self, entry_id: int, now: float) -> None:
+        """Mark an entry sent; idempotent (the first time is kept)."""
+        if codec.known_id(entry_id):
+            await self._write(outbox_table.finish(entry_id, now))
+
+    async def retry_outbox(self, entry_id: int, at: float) -> None:
+        """Count a failed delivery; the entry may be claimed again from ``at``."""
+        if codec.known_id(entry_id):
+            await self._write(outbox_table.retry(entry_id, at))
+
+    async def take_send_slot(self, chat_key: str, now: float, count: int, period: float) -> float:
+        """One send of the chat's shared budget: 0.0 and recorded, or the seconds to wait."""
+        return await self._write(outbox_table.take_slot(chat_key, now, count, period))
 
     # -- deadlines claimed across processes ----------------------------------------------
 

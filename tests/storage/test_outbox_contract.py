@@ -1,0 +1,246 @@
+"""The storage contract of the outbox and the shared send budget (issue 15), on every backend.
+
+An entry is written by its commit or not at all; a claim is exclusive while it runs (also
+between processes: on PostgreSQL two claimers racing never get the same entry) and is taken
+over once it ran out; finishing is idempotent; a game's entries are handed out in order; the
+send budget of a chat holds for all its takers together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.storage import (
+    GameRecord,
+    LogEntry,
+    MatchRecord,
+    OutboxEntry,
+    PlayerResult,
+    StorageError,
+    StoragePort,
+    VersionConflict,
+)
+from tests.storage.conftest import Backend, FakeClock
+
+CHAT = "tg:-100123"
+OTHER = "dc:9876"
+LEASE = 30.0
+FAR = 1e12  # a time when every claim has run out
+
+
+async def _running(s: StoragePort, chat: str = CHAT) -> GameRecord:
+    g = await s.create_game(chat, {})
+    return await s.commit(g.id, 0, state={"turn": 0}, meta={}, status="running")
+
+
+async def _move(
+    s: StoragePort, g: GameRecord, payload: dict[str, Any], *, claim: float = 0.0
+) -> GameRecord:
+    return await s.commit(
+        g.id, g.version, state={"turn": g.version}, meta={}, status="running",
+        log=[LogEntry("u1", "m")], outbox=[payload], claim=claim,
+    )  # fmt: skip
+
+
+def _second(backend: Backend) -> dict[str, Any]:
+    """Options for a second storage on the same database, as another process would open it."""
+    return {"exclusive": False} if backend.name == "sqlite" else {}
+
+
+@pytest.fixture
+async def other(backend: Backend, storage: StoragePort) -> AsyncIterator[StoragePort]:
+    """A second storage on the same database (another process)."""
+    s = await backend.open(**_second(backend))
+    yield s
+    await s.close()
+
+
+async def test_a_commit_writes_its_entries_claimed_until_its_claim(
+    storage: StoragePort, clock: FakeClock
+) -> None:
+    g = await _running(storage)
+    payloads: list[dict[str, Any]] = [
+        {"events": [{"type": "round_ended"}], "lang": "uk"},
+        {"notices": ["x"]},
+    ]
+    new = await storage.commit(
+        g.id, 1, state={}, meta={}, status="running", outbox=payloads, claim=500.0
+    )
+    assert len(new.outbox) == 2 and new.outbox[0] < new.outbox[1]
+    assert new == await storage.get_game(g.id)  # the ids are the call's, not the row's
+    assert (await storage.get_game(g.id)).outbox == ()  # type: ignore[union-attr]
+    assert await storage.claim_outbox("tg:", 499.0, LEASE) == []  # still claimed
+    entries = await storage.claim_outbox("tg:", 500.0, LEASE)
+    assert entries == [
+        OutboxEntry(new.outbox[0], CHAT, g.id, 2, payloads[0], new.updated_at, 0),
+        OutboxEntry(new.outbox[1], CHAT, g.id, 2, payloads[1], new.updated_at, 0),
+    ]
+    plain = await storage.commit(g.id, 2, state={}, meta={}, status="running")
+    assert plain.outbox == ()  # no payload, no entry
+    assert await storage.claim_outbox("tg:", FAR, LEASE) == entries  # only those two
+
+
+@pytest.mark.parametrize("how", ["conflict", "bad value", "refused statistics"])
+async def test_a_failed_commit_writes_no_entry(
+    backend: Backend, storage: StoragePort, how: str
+) -> None:
+    g = await _running(storage)
+    payload = {"events": [{"type": "game_ended"}]}
+    if how == "conflict":
+        with pytest.raises(VersionConflict):
+            await storage.commit(g.id, 0, state={}, meta={}, status="running", outbox=[payload])
+    elif how == "bad value":  # the log fails after the row was updated
+        with pytest.raises(ValueError):
+            await storage.commit(
+                g.id, 1, state={}, meta={}, status="running",
+                log=[LogEntry("u1", "\ud800")], outbox=[payload],
+            )  # fmt: skip
+    else:  # the statistics fail after the row and the log were written
+        async with backend.refuse_stats():
+            with pytest.raises(StorageError):
+                await storage.commit(
+                    g.id, 1, state={}, meta={}, status="finished", outbox=[payload],
+                    match=MatchRecord([PlayerResult("u1", "Ann", True, 1)]),
+                )  # fmt: skip
+    with pytest.raises((ValueError, TypeError)):  # a payload that is not JSON: refused first
+        await storage.commit(g.id, 1, state={}, meta={}, status="running", outbox=[{"x": {1, 2}}])
+    assert await storage.claim_outbox("", FAR, LEASE) == []
+    assert (await storage.get_game(g.id)).version == 1  # type: ignore[union-attr]
+
+
+async def test_a_claim_is_exclusive_until_it_runs_out(
+    storage: StoragePort, other: StoragePort
+) -> None:
+    g = await _running(storage)
+    g = await _move(storage, g, {"n": 1}, claim=100.0)
+    assert await storage.claim_outbox("tg:", 99.0, LEASE) == []  # the committer's claim
+    [mine] = await storage.claim_outbox("tg:", 100.0, LEASE)  # it ran out: taken over
+    assert await other.claim_outbox("tg:", 100.0, LEASE) == []  # claimed by the first
+    assert await other.claim_outbox("tg:", 100.0 + LEASE - 1, LEASE) == []
+    [again] = await other.claim_outbox("tg:", 100.0 + LEASE, LEASE)  # ran out: claimed again
+    assert again == mine
+    assert await storage.claim_outbox("tg:", 100.0 + LEASE, LEASE) == []
+
+
+async def test_claims_are_by_chat_prefix_and_limited_oldest_first(storage: StoragePort) -> None:
+    tg, dc = await _running(storage, CHAT), await _running(storage, OTHER)
+    ids = []
+    for n in range(3):
+        tg = await _move(storage, tg, {"n": n})
+        dc = await _move(storage, dc, {"n": n})
+        ids.append(tg.outbox[0])
+    first = await storage.claim_outbox("tg:", 1.0, LEASE, limit=2)
+    assert [e.id for e in first] == ids[:2] and {e.chat_key for e in first} == {CHAT}
+    # the third waits while the older ones of its game are claimed
+    assert await storage.claim_outbox("tg:", 1.0, LEASE) == []
+    assert [e.payload["n"] for e in await storage.claim_outbox("dc:", 1.0, LEASE)] == [0, 1, 2]
+    assert await storage.claim_outbox("tg:%", 1.0, LEASE) == []  # a prefix, not a pattern
+    for entry in first:
+        await storage.finish_outbox(entry.id, 2.0)
+    assert [e.id for e in await storage.claim_outbox("tg:", 2.0, LEASE)] == ids[2:]
+
+
+async def test_a_game_waits_for_its_older_entry_other_games_do_not(storage: StoragePort) -> None:
+    a, b = await _running(storage, "tg:1"), await _running(storage, "tg:2")
+    a = await _move(storage, a, {"n": 1}, claim=30.0)  # being delivered until 30
+    a = await _move(storage, a, {"n": 2})
+    b = await _move(storage, b, {"n": 3})
+    assert [e.payload for e in await storage.claim_outbox("tg:", 10.0, LEASE)] == [{"n": 3}]
+    got = await storage.claim_outbox("tg:", 30.0, LEASE)  # (the third is claimed until 40)
+    assert [e.payload for e in got] == [{"n": 1}, {"n": 2}]  # in order, once the claim ran out
+
+
+async def test_finish_is_idempotent_and_final(storage: StoragePort) -> None:
+    g = await _running(storage)
+    g = await _move(storage, g, {"n": 1}, claim=10.0)
+    [entry] = g.outbox
+    await storage.finish_outbox(entry, 5.0)
+    await storage.finish_outbox(entry, 6.0)  # again: harmless
+    await storage.retry_outbox(entry, 7.0)  # a late failure report does not revive it
+    await storage.finish_outbox(entry + 1000, 6.0)  # unknown: harmless
+    await storage.finish_outbox(2**70, 6.0)  # no row can have this id
+    assert await storage.claim_outbox("tg:", FAR, LEASE) == []
+
+
+async def test_a_retried_entry_counts_its_attempts_and_waits(storage: StoragePort) -> None:
+    g = await _running(storage)
+    g = await _move(storage, g, {"n": 1}, claim=10.0)
+    [entry] = g.outbox
+    await storage.retry_outbox(entry, 20.0)
+    assert await storage.claim_outbox("tg:", 19.0, LEASE) == []
+    [claimed] = await storage.claim_outbox("tg:", 20.0, LEASE)
+    assert claimed.attempts == 1
+    await storage.retry_outbox(entry, 30.0)
+    [claimed] = await storage.claim_outbox("tg:", 30.0, LEASE)
+    assert claimed.attempts == 2
+    await storage.finish_outbox(entry, 31.0)
+    assert await storage.claim_outbox("tg:", FAR, LEASE) == []
+
+
+async def test_concurrent_claimers_never_share_an_entry(
+    backend: Backend, storage: StoragePort
+) -> None:
+    """Several processes claim at once (PostgreSQL: each on its own connections): every entry
+    goes to exactly one of them."""
+    for n in range(12):  # twelve games, four entries each
+        g = await _running(storage, f"tg:{n}")
+        for k in range(4):
+            g = await _move(storage, g, {"n": n, "k": k})
+    others = [await backend.open(**_second(backend)) for _ in range(3)]
+    try:
+        claimers = [storage, *others]
+
+        async def claim_all(s: StoragePort) -> list[OutboxEntry]:
+            got: list[OutboxEntry] = []
+            while batch := await s.claim_outbox("tg:", 1.0, LEASE, limit=3):
+                got.extend(batch)
+                for entry in batch:
+                    await s.finish_outbox(entry.id, 1.0)
+            return got
+
+        results = await asyncio.gather(*(claim_all(s) for s in claimers for _ in range(2)))
+    finally:
+        for s in others:
+            await s.close()
+    ids = Counter(e.id for got in results for e in got)
+    assert len(ids) == 48 and set(ids.values()) == {1}
+    assert sum(1 for got in results if got) >= 2  # the work really was shared
+
+
+async def test_the_send_budget_counts_a_window(storage: StoragePort) -> None:
+    for k in range(3):
+        assert await storage.take_send_slot(CHAT, 100.0 + k, 3, 60.0) == 0.0
+    assert await storage.take_send_slot(CHAT, 110.0, 3, 60.0) == pytest.approx(50.0)
+    assert await storage.take_send_slot(CHAT, 159.5, 3, 60.0) == pytest.approx(0.5)
+    assert await storage.take_send_slot(OTHER, 110.0, 3, 60.0) == 0.0  # per chat
+    assert await storage.take_send_slot(CHAT, 160.0, 3, 60.0) == 0.0  # the first left
+    assert await storage.take_send_slot(CHAT, 160.5, 3, 60.0) == pytest.approx(0.5)
+
+
+async def test_the_send_budget_is_shared_by_concurrent_takers(
+    backend: Backend, storage: StoragePort
+) -> None:
+    """Four storages (processes) take slots of one chat at once, over simulated minutes: no
+    60-second window ever holds more than 20 sends, and the budget is used."""
+    others = [await backend.open(**_second(backend)) for _ in range(3)]
+    sent: list[float] = []
+    try:
+        for step in range(12):  # every 15 s, everyone tries a few times at once
+            now = 1_000.0 + 15.0 * step
+
+            async def take(s: StoragePort, now: float = now) -> None:
+                if await s.take_send_slot(CHAT, now, 20, 60.0) == 0.0:
+                    sent.append(now)
+
+            await asyncio.gather(*(take(s) for s in (storage, *others) for _ in range(4)))
+    finally:
+        for s in others:
+            await s.close()
+    for t in sent:
+        assert sum(1 for u in sent if t - 60.0 < u <= t) <= 20
+    assert len(sent) >= 20 * 3  # three whole minutes' worth in the three minutes
