@@ -74,7 +74,7 @@ class UnoService:
         self.alarms = Alarms()
         self.uow = UnitOfWork(
             storage,
-            SettingsStore(storage, ttl=settings_ttl),
+            SettingsStore(storage, ttl=settings_ttl, timer=clock),
             self.alarms,
             clock=clock,
             bot_delay=bot_delay,
