@@ -243,9 +243,9 @@ class TelegramApp:
         await self.setup()
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
         app = web.Application()
-        SimpleRequestHandler(self.dp, self.bot, secret_token=secret).register(
-            app, path="/" + settings.webhook_path.strip("/")
-        )
+        SimpleRequestHandler(
+            self.dp, self.bot, secret_token=secret, handle_in_background=False
+        ).register(app, path="/" + settings.webhook_path.strip("/"))
         setup_application(app, self.dp, bot=self.bot)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
