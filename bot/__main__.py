@@ -160,6 +160,7 @@ async def run_chats(settings: Settings) -> int:
             deadline_lease=settings.deadline_lease,
             deadline_poll=settings.deadline_poll,
             settings_ttl=settings.settings_ttl if shared else None,
+            outbox_lease=settings.outbox_lease,
         )
         await service.start()
         tasks = []

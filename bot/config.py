@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL
+from bot.service.outbox import LEASE
 
 
 class Settings(BaseSettings):
@@ -35,6 +36,10 @@ class Settings(BaseSettings):
     # Minutes a lobby may wait with no join, leave, settings change or start before it closes by
     # itself (0: never); an abandoned lobby would otherwise block its chat until someone /kills it.
     lobby_idle_minutes: float = Field(default=DEFAULT_LOBBY_IDLE / 60, ge=0)
+    # Seconds an outbox entry (what a commit must still show) stays claimed by the process that
+    # committed it; past that, a process whose claim ran out is taken to be gone and any process
+    # sends the entry. Longer than any send should take, a group's budget waits included.
+    outbox_lease: float = Field(default=LEASE, gt=0)
     log_level: str = "INFO"
 
     # Several processes over one PostgreSQL database (README "Running at scale"):

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -12,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.delivery import Delivery
 from bot.discord.cog import UnoCog
 from bot.discord.controller import PREFIX, Controller
 from bot.discord.items import DYNAMIC_ITEMS
@@ -49,6 +51,7 @@ class UnoBot(commands.Bot):
         self.uno = Controller(
             self, service, renderer or Renderer(get_i18n()), defer_after=defer_after
         )
+        self.delivery: Delivery | None = None  # the outbox of the Discord channels (on setup)
         self._sync_commands = sync_commands
         self._timers = timers
         self.timers = TimerLoop(service, self.uno.publish_timed, prefix=PREFIX, retry=TIMER_RETRY)
@@ -57,7 +60,12 @@ class UnoBot(commands.Bot):
         await self.tree.set_translator(FluentTranslator(self.uno.r.i18n))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(UnoCog(self.uno))
-        await self.uno.show_open_games()  # before the timers: a restart shows its games first
+        # From now on commits of the Discord channels write outbox entries. Before the timers:
+        # what a stopped process committed but had not shown (its results), then every running
+        # game's table and whose turn it is.
+        self.delivery = self.uno.delivery = Delivery(self.uno.service.outbox, PREFIX)
+        await self.delivery.start(self.uno.publish_timed)
+        await self.uno.show_open_games()
         if self._timers:
             self.timers.start()
         if self._sync_commands:
@@ -66,6 +74,10 @@ class UnoBot(commands.Bot):
 
     async def close(self) -> None:
         await self.timers.stop()
+        if self.delivery is not None:
+            await self.delivery.stop()
+            with contextlib.suppress(TimeoutError):  # its outbox entries marked sent, or not
+                await self.delivery.settled(5.0)
         await super().close()
 
 

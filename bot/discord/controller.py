@@ -17,6 +17,10 @@ What goes where:
 - A move reads nothing but what the service's answer carries: its language and the views' flags.
   The refs a game's messages need are read once per game, and where each player's hand goes is
   decided once per game (again after a settings change here).
+- What a commit must show is in the service's outbox too (`bot.delivery`): once an interaction
+  or a timer's outcome has been handled, its entries are marked sent; at start, what a stopped
+  process committed but had not shown is published again (the table edited, the results posted
+  once: a posted result is recorded with its entry).
 - Public results (a round, a caught UNO, a challenge, someone leaving) are posted in the channel;
   what only one player may see (their drawn cards, a challenged hand) goes only to that player.
   The message announcing a match's result carries a "rematch" button; pressed, it loses the
@@ -39,6 +43,7 @@ from discord import app_commands, ui
 
 from bot import chat_keys, notes, steps
 from bot.buttons import HandKey
+from bot.delivery import Delivery
 from bot.discord import layout
 from bot.discord.mentions import invitation, with_mentions
 from bot.discord.reply import DEFER_AFTER, MAX_CONTENT, LiveHand, Reply, chunks, fit
@@ -55,6 +60,7 @@ TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
 TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
 TURN_PING = layout.TURN_PING  # a member's own switch: notify me when my turn begins
+RESULTS = "results"  # the item of an outcome's posted results (see `bot.delivery`)
 NO_GAME = Notice("error-no-game")
 # Ten players with 32-character names overflow a message: names are cut until the table fits.
 NAME_LIMITS: tuple[int | None, ...] = (None, 20, 12, 8)
@@ -117,6 +123,7 @@ class Controller:
         self._chats: dict[int, str] = {}  # game -> its chat, for games shown here
         self._turns: set[tuple[int, str]] = set()  # (game, player) told that their turn began
         self._moved: dict[tuple[int, str], tuple[int, str]] = {}  # (game, player) -> last move
+        self.delivery: Delivery | None = None  # settles the outbox entries of what is shown
 
     # ------------------------------------------------------------------ words
 
@@ -265,12 +272,24 @@ class Controller:
         reply = Reply(interaction, defer_after=self.defer_after)
         try:
             await handler(reply)
-        except Exception:
+        except Exception as exc:
             log.exception("interaction %s failed", interaction.id)
+            self._settle(reply, exc)
             try:
                 await reply.send(self.t(normalize_lang(_hint(interaction)), "dc-error-internal"))
             except Exception:
                 log.exception("could not tell the user about the failure")
+        else:
+            self._settle(reply)
+
+    def _settle(self, reply: Reply, failure: Exception | None = None) -> None:
+        """The interaction is handled: its outcomes' outbox entries are done with (every send
+        was awaited), or, if it failed, come back later."""
+        if self.delivery is None:
+            return
+        for out in reply.results:
+            if isinstance(out, Outcome):
+                self.delivery.track(out, [], failure)
 
     async def _safely(self, work: Awaitable[Any], what: str) -> None:
         try:
@@ -302,6 +321,8 @@ class Controller:
         if out.table is not None and out.table.status not in ("lobby", "running"):
             await self._safely(self.drop_prompts(out.table.game_id), "delete turn prompts")
             self.forget(out.table.game_id)
+        if self.delivery is not None and out.outbox is not None:
+            self.delivery.track(out, [])  # shown (what failed here is logged, not retried)
 
     async def show_open_games(self) -> None:
         """On start: every running game of a Discord channel is shown again from the stored
@@ -330,11 +351,13 @@ class Controller:
         """The public results; without the right to post (403 50013) they are not lost: the
         person who acted gets them privately (with the rematch button), the creator by DM."""
         texts = self.announcements(out)
-        if not texts:
+        if not texts or (out.outbox is not None and RESULTS in out.outbox.delivered):
             return
         text, view = "\n".join(texts), self.result_view(out)
         try:
-            await self.post(out.chat_key, text, view=view)
+            message_id = await self.post(out.chat_key, text, view=view)
+            if out.outbox is not None and message_id is not None:  # never posted twice
+                await self.service.outbox.mark_sent(out, RESULTS, str(message_id))
         except discord.Forbidden as exc:
             if exc.code != 50013:
                 raise
@@ -359,7 +382,8 @@ class Controller:
             log.info("creator %s not told of the missing right (%s)", creator, exc.code)
 
     async def publish_timed(self, out: Outcome) -> None:
-        """A timer's outcome (a computer player moved, a turn timed out)."""
+        """A timer's outcome (a computer player moved, a turn timed out), or one of the
+        outbox's that a stopped process had not shown."""
         if channel_of(out.chat_key) is None:
             return
         await self._safely(self.publish(out), "publish a timer outcome")
@@ -417,15 +441,19 @@ class Controller:
         *,
         mentions: discord.AllowedMentions | None = None,
         view: ui.View | None = None,
-    ) -> None:
-        """`text` in the channel, in as many messages as it takes; `view` under the last one."""
+    ) -> int | None:
+        """`text` in the channel, in as many messages as it takes; `view` under the last one.
+        Returns the last message's id."""
         channel_id = channel_of(key)
         if channel_id is None:
-            return
+            return None
         channel = self.client.get_partial_messageable(channel_id)
         parts = chunks(text)
+        message_id = None
         for i, part in enumerate(parts, 1):
-            await channel.send(part, **_extras(view if i == len(parts) else None, mentions))
+            sent = await channel.send(part, **_extras(view if i == len(parts) else None, mentions))
+            message_id = sent.id
+        return message_id
 
     async def push_hands(self, out: Outcome, skip: Collection[str] = ()) -> set[str]:
         """Bring every changed hand up to date: by DM, or in the player's live ephemeral.

@@ -61,6 +61,7 @@ class Reply:
         self.started = time.monotonic()
         self.deferred: str | None = None  # "update", "public" or "ephemeral"
         self.original_id: int | None = None  # the message the response created or updated
+        self.results: list[Any] = []  # what `run` returned, in order (the service's outcomes)
 
     @property
     def done(self) -> bool:
@@ -74,13 +75,16 @@ class Reply:
         """
         task = asyncio.ensure_future(work)
         if self.done:
-            return await task
-        remaining = self.defer_after - (time.monotonic() - self.started)
-        try:
-            return await asyncio.wait_for(asyncio.shield(task), max(0.0, remaining))
-        except TimeoutError:
-            await self.defer(update=update, public=public)
-            return await task
+            result = await task
+        else:
+            remaining = self.defer_after - (time.monotonic() - self.started)
+            try:
+                result = await asyncio.wait_for(asyncio.shield(task), max(0.0, remaining))
+            except TimeoutError:
+                await self.defer(update=update, public=public)
+                result = await task
+        self.results.append(result)
+        return result
 
     async def defer(self, *, update: bool = False, public: bool = False) -> None:
         if self.done:

@@ -10,6 +10,7 @@
 - `lobby`, `play`, `settings`, `queries`: the use cases;
 - `clock`, `computer`, `alarms`: deadlines, computer players, idle lobbies, the timer loop;
 - `refs`: the adapters' per-game facts (message ids, "told once" marks);
+- `outbox`: what a commit must still show, sent again after a crash (`UnoService.outbox`);
 - `settings_store`: chat settings and personal choices through a cache.
 """
 
@@ -24,7 +25,8 @@ from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.alarms import Alarms
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.lobby import LobbyCases
-from bot.service.outcome import ANNOUNCED, Notice, Outcome, User, public_event
+from bot.service.outbox import LEASE, OutboxPort
+from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, public_event
 from bot.service.play import Move, PlayCases, uno_meaning
 from bot.service.queries import Queries
 from bot.service.refs import Refs
@@ -36,6 +38,7 @@ from bot.storage import GameRecord, StatRow, StoragePort
 
 __all__ = [
     "ANNOUNCED",
+    "Entries",
     "Notice",
     "Outcome",
     "UnoService",
@@ -57,8 +60,10 @@ class UnoService:
         deadline_lease: float = DEADLINE_LEASE,
         deadline_poll: float = DEADLINE_POLL,
         settings_ttl: float | None = None,
+        outbox_lease: float = LEASE,
     ) -> None:
         """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it).
+        `outbox_lease`: seconds an outbox entry stays claimed by the process delivering it.
 
         `clock` is the time of every deadline; a test that moves a fake clock calls `wake` so
         that a running timer loop looks again. `deadline_lease`: how long a due deadline this
@@ -79,7 +84,10 @@ class UnoService:
             clock=clock,
             bot_delay=bot_delay,
             lobby_idle=lobby_idle if lobby_idle is None or lobby_idle > 0 else None,
+            outbox_lease=outbox_lease,
         )
+        # The adapters' door to the outbox (`bot.service.outbox`), as `refs` is to their refs.
+        self.outbox = OutboxPort(self.uow, sole_process=storage.sole_process)
         self._lobby = LobbyCases(self.uow, seed)
         self._play = PlayCases(self.uow)
         self._settings = SettingsCases(self.uow)

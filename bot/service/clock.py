@@ -197,13 +197,9 @@ class Clock:
             return None
         else:
             computer.time_out(game, events, log)
-        out = await work.commit(match, events, log)
-        if out.info is not None:
-            # No command to answer (say, a timeout took out the last person and the game
-            # stopped): what would have been the answer goes to the whole chat.
-            out.notices.append(out.info)
-            out.info = None
-        return out
+        # No command to answer: what would have been the answer (say, a timeout took out the
+        # last person and the game stopped) goes to the whole chat (`Work.timed`).
+        return await work.commit(match, events, log)
 
     async def _expire_lobby(self, work: Work, match: Match, now: float) -> Outcome | None:
         """Close a lobby nobody touched for `lobby_idle`, so that the chat can open a new one."""
@@ -216,8 +212,7 @@ class Clock:
             self.alarms.arm(match.chat_key, due)
             return None
         settings = await work.settings()
+        # For the whole chat (no command to answer), and in the outbox with the close.
+        work.notices.append(Notice("info-lobby-expired", {"minutes": lobby_minutes(idle)}))
         await work.close(match)
-        notice = Notice("info-lobby-expired", {"minutes": lobby_minutes(idle)})
-        out = projection.shown(match, settings)
-        out.notices = [notice]  # for the whole chat: no command to answer
-        return out
+        return projection.shown(match, settings)

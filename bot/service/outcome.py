@@ -46,6 +46,18 @@ class Notice:
 
 
 @dataclass
+class Entries:
+    """The outbox entries an outcome delivers (`bot.service.outbox`): the adapter marks them
+    sent once its sends went out."""
+
+    game_id: int | None
+    ids: list[int]
+    attempts: int = 0  # failed deliveries so far
+    delivered: set[str] = field(default_factory=set)  # items already sent: a re-delivery skips
+    tracked: bool = False  # handed to a delivery, which finishes or retries them
+
+
+@dataclass
 class Outcome:
     """What a use case changed: everything an adapter needs to update the chat and the hands."""
 
@@ -66,6 +78,7 @@ class Outcome:
     # adapter can notify them without remembering what it showed last: with several bot
     # processes, the one that showed the previous state may not be this one.
     turn_began: str | None = None
+    outbox: Entries | None = None  # the outbox entries committed with this outcome
 
     @property
     def ok(self) -> bool:

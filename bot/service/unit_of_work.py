@@ -13,8 +13,9 @@ turns the storage's failures into answers:
   the log and the chat in the answer, and the use case goes on as if the chat had no game, so
   the chat can start a new one.
 
-The unit is shaped so that an outbox (issue 15) can join its transaction: everything the commit
-writes is gathered in `Work.commit` before the single storage call.
+Every commit that changes what a chat sees also writes an outbox entry in the same transaction
+(`bot.service.outbox`), when the chat's adapter delivers them: the outcome carries its id, and a
+process that dies before sending leaves the entry for a delivery loop to send.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from bot.service import computer, projection
 from bot.service.alarms import Alarms
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
-from bot.service.outcome import Notice, Outcome, lang_of
+from bot.service.outbox import LEASE, payload
+from bot.service.outcome import Entries, Notice, Outcome, lang_of
 from bot.service.settings_store import SettingsStore
 from bot.settings import ChatSettings
 from bot.storage import (
@@ -44,7 +46,7 @@ from bot.storage import (
     VersionConflict,
 )
 from bot.views import is_bot
-from core.events import Event
+from core.events import Event, GameEnded
 from core.game import Game
 
 logger = logging.getLogger("bot.service")
@@ -64,6 +66,7 @@ class UnitOfWork:
         clock: Callable[[], float],
         bot_delay: float,
         lobby_idle: float | None,
+        outbox_lease: float = LEASE,
     ) -> None:
         self.storage = storage
         self.settings = settings
@@ -71,6 +74,10 @@ class UnitOfWork:
         self.clock = clock
         self.bot_delay = bot_delay
         self.lobby_idle = lobby_idle
+        # Commits of chats with these key prefixes write outbox entries (an adapter delivers
+        # them), claimed for `outbox_lease` seconds by this process.
+        self.outbox_prefixes: set[str] = set()
+        self.outbox_lease = outbox_lease
         # A lock exists while someone holds or awaits it: an idle chat's lock is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # game id -> (version, engine) of running games only: a game that ends leaves it.
@@ -115,6 +122,7 @@ class UnitOfWork:
             out = Outcome(chat_key, _lang(work, hint), error=Notice("error-storage"))
         if work is not None:
             out.notices[:0] = work.notices
+            out.outbox = work.entries
         return out
 
     async def run_for_game(
@@ -145,6 +153,7 @@ class UnitOfWork:
         looked at again at once. Nothing is answered then: no user acted."""
         try:
             async with self.open(chat_key) as work:
+                work.timed = True
                 out = await use_case(work)
         except StorageError as exc:
             delay = self.alarms.failed(chat_key, self.clock())
@@ -163,6 +172,8 @@ class UnitOfWork:
             out.notices[:0] = [n for n in work.notices if n not in out.notices]
         elif work.notices:  # no game left to speak of, but the chat must hear why
             out = Outcome(chat_key, work.lang, notices=list(work.notices))
+        if out is not None:
+            out.outbox = work.entries
         return out
 
     def match_of(self, rec: GameRecord, *, take: bool) -> Match:
@@ -207,6 +218,8 @@ class Work:
         self.chat_key = chat_key
         self.hint = hint
         self.notices: list[Notice] = []  # for the whole chat, whatever the use case answers
+        self.timed = False  # a deadline's work: no command to answer, all goes to the chat
+        self.entries: Entries | None = None  # the outbox entries committed so far
         self._settings: ChatSettings | None = None
         self._taken: Match | None = None
 
@@ -331,13 +344,16 @@ class Work:
         before = None if match.table.turn is None else match.table.turn.player
         deadline = self._deadline(match, events, settings)
         abandoned = not game.is_over and all(is_bot(p) for p in game.players)
+        info = None
         if abandoned:
             # Computer players do not play on for nobody: the game stops with its last human.
             status, deadline = "killed", None
-        await self._store(match, status, log, deadline)
-        out = projection.shown(
-            match, settings, Notice("info-no-humans-left") if abandoned else None
-        )
+            info = Notice("info-no-humans-left")
+            if self.timed:  # no command to answer: what would have been the answer goes to all
+                self.notices.append(info)
+                info = None
+        await self._store(match, status, log, deadline, events=events, hands=changed, info=info)
+        out = projection.shown(match, settings, info)
         out.events = events
         if not game.is_over and game.current_player != before:
             out.turn_began = game.current_player
@@ -346,11 +362,34 @@ class Work:
         return out
 
     async def _store(
-        self, match: Match, status: str, log: list[LogEntry], deadline: float | None
+        self,
+        match: Match,
+        status: str,
+        log: list[LogEntry],
+        deadline: float | None,
+        *,
+        events: list[Event] | None = None,
+        hands: list[str] | None = None,
+        info: Notice | None = None,
     ) -> Match:
-        """The one storage write of a use case; `match` becomes the committed version."""
-        storage = self.uow.storage
+        """The one storage write of a use case; `match` becomes the committed version.
+
+        With the outbox on for the chat, what the chat must be shown of it is written with it
+        (see `bot.service.outbox`), claimed by this process for the outbox lease.
+        """
+        uow = self.uow
+        storage = uow.storage
         record = match_record(match) if status == "finished" else None
+        outbox, claim = [], 0.0
+        if any(self.chat_key.startswith(p) for p in uow.outbox_prefixes):
+            finished = status == "finished" and any(isinstance(e, GameEnded) for e in events or ())
+            outbox.append(
+                payload(
+                    self.lang, match.names, events or [], self.notices, info, hands or [],
+                    finished,
+                )
+            )  # fmt: skip
+            claim = uow.clock() + uow.outbox_lease
         try:
             new = await storage.commit(
                 match.id,
@@ -361,6 +400,8 @@ class Work:
                 log=log,
                 deadline=deadline,
                 match=record,
+                outbox=outbox,
+                claim=claim,
             )
         except BaseException:
             self.uow.uncache(match.id)
@@ -368,6 +409,10 @@ class Work:
             raise
         match.version, match.status = new.version, new.status
         match.deadline, match.updated_at = new.deadline, new.updated_at
+        if new.outbox:
+            if self.entries is None or self.entries.game_id != match.id:
+                self.entries = Entries(match.id, [])
+            self.entries.ids.extend(new.outbox)
         self.uow.cache(match)
         self._taken = None
         self.uow.alarms.arm(self.chat_key, deadline)

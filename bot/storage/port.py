@@ -195,6 +195,12 @@ class StatRow:
 class StoragePort(Protocol):
     """Every storage call the bot makes; each database adapter implements all of it."""
 
+    @property
+    def sole_process(self) -> bool:
+        """No other process can use this database while it is open (SQLite's file lock): a
+        claim found at start-up was left by a process that is gone."""
+        ...
+
     # -- lifecycle
     async def close(self) -> None:
         """Finish the writes already accepted, then release the database; idempotent."""

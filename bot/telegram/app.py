@@ -2,7 +2,9 @@
 polling by default, an aiohttp webhook server when WEBHOOK_URL is set.
 
 Services reach the handlers as Dispatcher data (`service`, `ui`, `admins`); the timer loop of the
-service (computer players, turn timeouts) publishes through the same `TelegramUI` as the handlers.
+service (computer players, turn timeouts) publishes through the same `TelegramUI` as the handlers,
+and so does the outbox's delivery loop (what a stopped process committed but had not sent). The
+groups' send budget is shared through the database by every process of the bot.
 The token is a SecretStr: it is read once to build the Bot and never logged.
 """
 
@@ -35,13 +37,14 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_applicati
 from aiohttp import web
 
 from bot.config import Settings
+from bot.delivery import Delivery
 from bot.i18n import COMMANDS, LANGS, get_i18n, normalize_lang
 from bot.render import Renderer
 from bot.service import Outcome, UnoService
 from bot.telegram.cache import CachingRenderer
 from bot.telegram.common import PREFIX, Admins, chat_key, retrying
 from bot.telegram.routers import all_routers
-from bot.telegram.sender import RateLimit, Sender
+from bot.telegram.sender import RESERVE, RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
 from bot.timer_loop import TimerLoop
@@ -193,7 +196,12 @@ class TelegramApp:
         self.bot = bot
         self.service = service
         self.renderer = CachingRenderer((renderer or Renderer(get_i18n())).i18n)
-        self.sender = Sender(bot, group_limit=group_limit)
+        # The outbox of the Telegram chats: from now on their commits write entries.
+        self.delivery = Delivery(service.outbox, PREFIX)
+        # The groups' budget is shared through the database when other processes may send too.
+        shared = group_limit is not None and not service.outbox.sole_process
+        budget = self._group_budget if shared else None
+        self.sender = Sender(bot, group_limit=group_limit, budget=budget)
         self.admins = Admins()
         self.dp = build_dispatcher(self.renderer)
         self.wait = wait
@@ -210,6 +218,7 @@ class TelegramApp:
         self.ui = TelegramUI(
             self.service, self.renderer, self.sender, me.username or "", wait=self.wait
         )
+        self.ui.delivery = self.delivery
         self.dp.workflow_data.update(service=self.service, ui=self.ui, admins=self.admins)
         if self.commands:
             await set_commands(self.bot, self.renderer)
@@ -218,10 +227,25 @@ class TelegramApp:
         if self.freeze:
             gc.collect()
             gc.freeze()
-        # What a stopped process committed but had not sent yet: nobody waits for a timer.
+        # What a stopped process committed but had not sent yet: its outbox entries first (the
+        # results it never posted), then every running game's table and turn hands.
+        await self.delivery.start(self._redeliver)
         await self.ui.show_open_games(PREFIX)
         self.timers.start()
         return self.ui
+
+    async def _redeliver(self, out: Outcome) -> None:
+        """An outbox entry another process (or an earlier one) left unsent."""
+        assert self.ui is not None
+        await self.ui.publish(out, wait=False)
+
+    async def _group_budget(self, chat_id: int, low: bool) -> float:
+        """A slot of the group's budget, shared with the bot's other processes."""
+        limit = self.sender.group_limit
+        assert limit is not None
+        return await self.service.outbox.take_send_slot(
+            chat_key(chat_id), limit.count, limit.period, RESERVE if low else 0
+        )
 
     async def _publish(self, out: Outcome) -> None:
         """A timer's outcome (a computer player moved, a turn timed out, a lobby expired)."""
@@ -271,7 +295,10 @@ class TelegramApp:
     async def close(self) -> None:
         """Stop the timers, deliver what is queued, close the web server and the session."""
         await self.timers.stop()
+        await self.delivery.stop()
         await self.sender.close()
+        with contextlib.suppress(TimeoutError):  # its outbox entries marked sent, or not
+            await self.delivery.settled(5.0)
         if self.web_runner is not None:
             await self.web_runner.cleanup()
             self.web_runner = None

@@ -14,8 +14,14 @@ changes nothing with 400 "message is not modified". The queue handles all three 
 - the group's budget goes to what matters first: an operation marked `low` (the lobby's edits,
   taking an old lobby's buttons away) waits behind every other one, and only spends a token
   while `RESERVE` more are left, so the first table and a result never wait for a lobby;
+- with a shared `budget` (the service's outbox), every call to a group also takes a slot of the
+  group's budget in the database, so that all the bot's processes together keep to the limit;
+  a `low` operation leaves `RESERVE` slots of it too;
 - 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
   operation and the operation is dropped: nothing upstream breaks;
+- a `strict` future raises `Undelivered` when an operation was given up for a reason that may
+  pass (network errors, the sender closing), so the outbox sends it again later; others just
+  get None, as for a refused message;
 - `resend` moves a slot's message to the bottom of its chat: the new state goes out as a new
   message (Telegram notifies a new message, never an edit) and the old one is then deleted
   (or, when Telegram no longer lets the bot delete it, its keyboard is taken away).
@@ -46,6 +52,8 @@ from aiogram.exceptions import (
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import Message, MessageEntity, ReplyParameters
 
+from bot.delivery import Undelivered
+
 log = logging.getLogger(__name__)
 
 
@@ -69,6 +77,8 @@ class Mentioning:
 Content = tuple[str | Mentioning, Keyboard | None]
 Render = Callable[[], Content]
 OnForbidden = Callable[[int], Awaitable[None]]
+Budget = Callable[[int, bool], Awaitable[float]]
+"""A group's shared budget: (chat id, low) -> 0.0 when a slot was taken, else seconds to wait."""
 
 NETWORK_ATTEMPTS = 4
 RESERVE = 1  # tokens of a group's bucket that a `low` operation leaves for the others
@@ -158,7 +168,9 @@ class _Op:
     fresh: bool = False  # the slot's state goes out as a new message (see `Sender.update`)
     low: bool = False  # after every other operation, leaving the group's reserve (see above)
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
+    strict: list[asyncio.Future[Any]] = field(default_factory=list)  # raise when given up
     rendered: tuple[Render, Content] | None = None
+    reserved: bool = False  # a slot of the shared budget is taken for the next call
 
     def content(self) -> Content:
         """The slot's content from the newest `render`, rendered once."""
@@ -177,10 +189,20 @@ class _Op:
         )
 
     def settle(self, result: Any) -> None:
-        for waiter in self.waiters:
+        for waiter in (*self.waiters, *self.strict):
             if not waiter.done():
                 waiter.set_result(result)
         self.waiters.clear()
+        self.strict.clear()
+
+    def give_up(self, why: str) -> None:
+        """Not sent, for a reason that may pass: None for the waiters, `Undelivered` for the
+        strict ones."""
+        for waiter in self.strict:
+            if not waiter.done():
+                waiter.set_exception(Undelivered(why))
+        self.strict.clear()
+        self.settle(None)
 
 
 class Outbox:
@@ -191,6 +213,7 @@ class Outbox:
         self.chat_id = chat_id
         self.queue: deque[_Op] = deque()
         self.bucket = None if limit is None else Bucket(limit, sender.clock)
+        self.shared = sender.budget is not None and chat_id < 0  # a group's shared budget
         self.task: asyncio.Task[None] | None = None
         self.arrived = asyncio.Event()  # wakes a `low` operation's wait: another may go first
 
@@ -205,27 +228,44 @@ class Outbox:
     async def _drain(self) -> None:
         while self.queue:
             op = next((o for o in self.queue if not o.low), self.queue[0])
-            if self.bucket is not None and not op.is_noop():
+            if (self.bucket is not None or self.shared) and not op.reserved and not op.is_noop():
                 # While this waits, newer states of the same message replace op.render.
-                wait = self.bucket.delay(RESERVE if op.low else 0)
+                wait = 0.0 if self.bucket is None else self.bucket.delay(RESERVE if op.low else 0)
+                if wait <= 0 and self.shared:
+                    wait = await self._budget(op.low)
+                    op.reserved = wait <= 0
                 if wait > 0:
                     self.arrived.clear()
                     if op.low:  # anything else that arrives goes first
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(self.arrived.wait(), wait)
+                        await self._pause(wait, self.arrived)
                     else:
-                        await asyncio.sleep(wait)
+                        await self.sender.sleep(wait)
                     continue
             self.queue.remove(op)
             if op.slot is not None and op.slot.pending is op:
                 op.slot.pending = None
             try:
                 await self._run(op)
-            except Exception:  # never let one message stop the chat's queue
+            except Exception as exc:  # never let one message stop the chat's queue
                 log.exception("sending to chat %s failed", self.chat_id)
-                op.settle(None)
+                op.give_up(f"{type(exc).__name__}: {exc}")
         if self.bucket is None and self.sender.outboxes.get(self.chat_id) is self:
             del self.sender.outboxes[self.chat_id]  # a private chat's queue holds no state
+
+    async def _budget(self, low: bool) -> float:
+        """A slot of the group's shared budget: 0.0 when taken, else the seconds to wait."""
+        assert self.sender.budget is not None
+        return await self.sender.budget(self.chat_id, low)
+
+    async def _pause(self, seconds: float, wake: asyncio.Event) -> None:
+        """`sender.sleep(seconds)`, cut short when `wake` is set."""
+        sleeping = asyncio.ensure_future(self.sender.sleep(seconds))
+        woken = asyncio.ensure_future(wake.wait())
+        try:
+            await asyncio.wait([sleeping, woken], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeping.cancel()
+            woken.cancel()
 
     def _superseded(self, op: _Op) -> bool:
         return op.slot is not None and op.slot.pending is not None and op.slot.pending is not op
@@ -239,11 +279,12 @@ class Outbox:
                 log.warning("chat %s flooded: retry after %s s", self.chat_id, exc.retry_after)
                 if self.bucket is not None:
                     self.bucket.block(exc.retry_after)
-                await asyncio.sleep(exc.retry_after)
+                await self.sender.sleep(exc.retry_after)
                 if self._superseded(op):
                     # A newer state of this message is queued: it replaces this one.
                     assert op.slot is not None and op.slot.pending is not None
                     op.slot.pending.waiters.extend(op.waiters)
+                    op.slot.pending.strict.extend(op.strict)
                     op.slot.pending.fresh = op.slot.pending.fresh or op.fresh
                     return
                 continue
@@ -282,24 +323,31 @@ class Outbox:
                 network_failures += 1
                 if network_failures >= NETWORK_ATTEMPTS:
                     log.error("giving up a message to chat %s: %s", self.chat_id, exc)
-                    op.settle(None)
+                    op.give_up(f"{type(exc).__name__}: {exc}")
                     return
-                await asyncio.sleep(0.5 * 2**network_failures)
+                await self.sender.sleep(0.5 * 2**network_failures)
                 continue
             op.settle(result)
             return
 
-    def _spend(self) -> None:
+    async def _spend(self, op: _Op) -> None:
+        """Count the call about to be made: a token of the bucket and, for a group with a shared
+        budget, a slot of it (taken by `_drain` for an operation's first call; a call made again
+        after a failure waits for one of its own)."""
         if self.bucket is not None:
             self.bucket.take()
+        if self.shared and not op.reserved:
+            while (wait := await self._budget(False)) > 0:
+                await self.sender.sleep(wait)
+        op.reserved = False
 
     async def _call(self, op: _Op) -> Any:
         bot = self.sender.bot
         if op.delete_of is not None:
-            self._spend()
+            await self._spend(op)
             return await bot.delete_message(chat_id=self.chat_id, message_id=op.delete_of)
         if op.keyboard_of is not None:
-            self._spend()
+            await self._spend(op)
             return await bot.edit_message_reply_markup(
                 chat_id=self.chat_id, message_id=op.keyboard_of, reply_markup=None
             )
@@ -307,7 +355,7 @@ class Outbox:
         if slot is None:
             reply = None if op.reply_to is None else ReplyParameters(message_id=op.reply_to)
             plain, entities = _plain(op.text)
-            self._spend()
+            await self._spend(op)
             return await bot(
                 _with_keyboard(
                     SendMessage(
@@ -324,7 +372,7 @@ class Outbox:
             return True
         text, entities = _plain(content[0])
         markup = content[1]
-        self._spend()
+        await self._spend(op)
         if slot.message_id is None or op.fresh:
             old = slot.message_id
             send = SendMessage(chat_id=self.chat_id, text=text, entities=entities)
@@ -372,11 +420,17 @@ class Sender:
         group_limit: RateLimit | None = DEFAULT_GROUP_LIMIT,
         private_limit: RateLimit | None = None,
         clock: Callable[[], float] = time.monotonic,
+        budget: Budget | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
+        """`budget`: the groups' budget shared with the bot's other processes (see above);
+        `clock` and `sleep` are what the waits are reckoned and spent in (a test's fake time)."""
         self.bot = bot
         self.group_limit = group_limit
         self.private_limit = private_limit
         self.clock = clock
+        self.budget = budget
+        self.sleep = sleep
         self.outboxes: dict[int, Outbox] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -387,9 +441,9 @@ class Sender:
             box = self.outboxes[chat_id] = Outbox(self, chat_id, limit)
         return box
 
-    def _future(self, op: _Op) -> asyncio.Future[Any]:
+    def _future(self, op: _Op, strict: bool = False) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        op.waiters.append(future)
+        (op.strict if strict else op.waiters).append(future)
         return future
 
     def send(
@@ -400,10 +454,12 @@ class Sender:
         *,
         reply_to: int | None = None,
         on_forbidden: OnForbidden | None = None,
+        strict: bool = False,
     ) -> asyncio.Future[Message | None]:
-        """Queue a new message; the future gives the sent message (None if it was refused)."""
+        """Queue a new message; the future gives the sent message (None if it was refused;
+        `strict`: `Undelivered` raised if it was given up for a reason that may pass)."""
         op = _Op(chat_id, text=text, markup=markup, reply_to=reply_to, on_forbidden=on_forbidden)
-        future = self._future(op)
+        future = self._future(op, strict)
         self._outbox(chat_id).push(op)
         return future
 
@@ -415,11 +471,12 @@ class Sender:
         *,
         fresh: bool = False,
         low: bool = False,
+        strict: bool = False,
     ) -> asyncio.Future[Any]:
         """Show `render()` in the slot's message, replacing any update still queued for it.
 
         `fresh`: as a new message at the bottom of the chat, the old one deleted (a queued
-        update that is replaced keeps this wish)."""
+        update that is replaced keeps this wish). `strict`: see `send`."""
         loop_future: asyncio.Future[Any]
         if version < slot.version:
             loop_future = asyncio.get_running_loop().create_future()
@@ -430,10 +487,10 @@ class Sender:
             slot.pending.render = render
             slot.pending.fresh = slot.pending.fresh or fresh
             slot.pending.low = slot.pending.low and low
-            return self._future(slot.pending)
+            return self._future(slot.pending, strict)
         op = _Op(slot.chat_id, slot=slot, render=render, fresh=fresh, low=low)
         slot.pending = op
-        loop_future = self._future(op)
+        loop_future = self._future(op, strict)
         self._outbox(slot.chat_id).push(op)
         return loop_future
 
@@ -468,5 +525,5 @@ class Sender:
         # Anyone still waiting learns that nothing more will be sent.
         for box in self.outboxes.values():
             for op in box.queue:
-                op.settle(None)
+                op.give_up("the sender closed")
             box.queue.clear()

@@ -17,6 +17,11 @@ the top card changes, so it shows them.
 
 Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
 plus `tg:title`), so a restarted bot keeps editing the same messages.
+
+An outcome committed with outbox entries is settled by `delivery` (`bot.delivery`): its entries
+are finished once every send went out, or come back later if one failed. The table and the
+hands are edits of stored messages, safe to repeat; the results (`ANNOUNCED`) and a challenged
+hand are recorded once sent, and an outcome delivered again skips what it lists as delivered.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from functools import partial
 from typing import Any
 
 from bot import notes, steps
+from bot.delivery import Delivery, Send
 from bot.mentions import fill, marker
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User
@@ -52,6 +58,8 @@ TITLE = "tg:title"
 HAND = "tg:hand:"
 TURN_PING = "turn_ping"  # a person's own switch: a new message when their turn begins
 ENDED = ("finished", "killed")
+RESULTS = "results"  # the item of an outcome's announcements (see `bot.delivery`)
+REVEALED = "revealed:"  # + viewer: the item of a challenged hand shown to the challenger
 
 
 def hand_ref(player: str) -> str:
@@ -87,6 +95,7 @@ class TelegramUI:
         self.sender = sender
         self.username = username
         self.wait = wait  # how long a handler waits for its messages before answering
+        self.delivery: Delivery | None = None  # settles the outbox entries of what is published
         self._games: dict[int, _Game] = {}
         self._loading: dict[int, asyncio.Future[_Game]] = {}
         self._messages: dict[tuple[int, int], Slot] = {}
@@ -172,29 +181,50 @@ class TelegramUI:
     # ------------------------------------------------------------------ publishing
 
     async def publish(self, out: Outcome, *, wait: bool = True) -> None:
-        """Show an outcome: the table, the changed hands, announcements, private texts."""
+        """Show an outcome: the table, the changed hands, announcements, private texts; then
+        hand what was sent to the delivery, which settles the outcome's outbox entries."""
+        sends: list[Send] = []
+        failure: BaseException | None = None
+        try:
+            await self._publish(out, sends, wait=wait)
+        except BaseException as exc:
+            failure = exc
+            raise
+        finally:
+            if self.delivery is not None and out.outbox is not None:
+                self.delivery.track(out, sends, failure)
+
+    async def _publish(self, out: Outcome, sends: list[Send], *, wait: bool) -> None:
         chat_id = chat_id_of(out.chat_key)
         if chat_id is None:
             return
+        strict = out.outbox is not None and self.delivery is not None
+        done = set() if out.outbox is None else out.outbox.delivered
         # Only the private chats are waited for: a group edit may wait for the group's rate
         # limit, and nobody should see a spinning button because of it.
         futures: list[asyncio.Future[Any]] = []
         if out.table is not None:
             await self._catch_up(out.table.game_id, out.table.version)
-            await self.show_table(out.table, out.names)
+            sends.append((None, await self.show_table(out.table, out.names, strict=strict)))
         for player, view in out.hands.items():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             began = out.turn_began == player
-            futures.append(await self.show_hand(view, out.names, notes=drawn, began=began))
+            futures.append(
+                await self.show_hand(view, out.names, notes=drawn, strict=strict, began=began)
+            )
+            sends.append((None, futures[-1]))
         for viewer, text in notes.revealed(self.r, out, self.r.colorblind(out)).items():
-            if viewer.isdigit():  # the challenged hand: to the challenger's private chat only
-                futures.append(self.sender.send(int(viewer), text))
+            # The challenged hand: to the challenger's private chat only.
+            if viewer.isdigit() and REVEALED + viewer not in done:
+                futures.append(self.sender.send(int(viewer), text, strict=strict))
+                sends.append((REVEALED + viewer, futures[-1]))
         texts = self.r.announcements(out)
-        if texts:
+        if texts and RESULTS not in done:
             markup = None
             if out.match_finished and out.table is not None:  # the result: offer a rematch
                 markup = rematch_keyboard(self.r, out.lang, out.table.game_id)
-            self.sender.send(chat_id, "\n\n".join(texts), markup)
+            results = self.sender.send(chat_id, "\n\n".join(texts), markup, strict=strict)
+            sends.append((RESULTS, results))
         if wait and futures:
             await asyncio.wait(futures, timeout=self.wait)
 
@@ -202,7 +232,9 @@ class TelegramUI:
         """Wait (a little) until a private chat shows what was just submitted."""
         await asyncio.wait([future], timeout=self.wait)
 
-    async def show_table(self, view: TableView, names: Mapping[str, str]) -> asyncio.Future[Any]:
+    async def show_table(
+        self, view: TableView, names: Mapping[str, str], *, strict: bool = False
+    ) -> asyncio.Future[Any]:
         chat_id = chat_id_of(view.chat_key)
         assert chat_id is not None
         game = await self._game(view.game_id)
@@ -233,7 +265,7 @@ class TelegramUI:
 
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
-        future = self.sender.update(slot, render, view.version, low=low)
+        future = self.sender.update(slot, render, view.version, low=low, strict=strict)
         if view.status in ENDED:
             future.add_done_callback(lambda _: self.forget(view.game_id))
         return future
@@ -265,9 +297,11 @@ class TelegramUI:
         *,
         notes: list[str] | None = None,
         fresh: bool = False,
+        strict: bool = False,
         began: bool = False,
     ) -> asyncio.Future[Any]:
-        """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom).
+        """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom);
+        `strict`: the future raises if the send was given up for a reason that may pass.
 
         `began`: the player's turn began with this change (`Outcome.turn_began`): the hand
         then moves to the bottom of the private chat as a new message, which Telegram notifies.
@@ -291,7 +325,7 @@ class TelegramUI:
                 text = "\n".join(lines) + "\n\n" + text
             return text, hand_keyboard(self.r, view)
 
-        return self.sender.update(slot, render, view.version, fresh=ping)
+        return self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
 
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless

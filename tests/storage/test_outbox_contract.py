@@ -244,3 +244,14 @@ async def test_the_send_budget_is_shared_by_concurrent_takers(
     for t in sent:
         assert sum(1 for u in sent if t - 60.0 < u <= t) <= 20
     assert len(sent) >= 20 * 3  # three whole minutes' worth in the three minutes
+
+
+async def test_the_send_budget_holds_for_a_taker_whose_clock_is_behind(
+    storage: StoragePort,
+) -> None:
+    """Another process's clock may be a little behind, and a call queued while a later one went
+    first arrives with an older time: the sends it must count are still there."""
+    for k in range(20):
+        assert await storage.take_send_slot(CHAT, 100.0 + k * 0.1, 20, 60.0) == 0.0
+    assert await storage.take_send_slot(CHAT, 165.0, 20, 60.0) == 0.0  # a clock ahead
+    assert await storage.take_send_slot(CHAT, 150.0, 20, 60.0) > 0.0  # (90, 150] holds 20

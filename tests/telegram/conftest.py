@@ -99,8 +99,10 @@ class Harness:
         started: Iterable[int] | None = None,
         lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
         names: list[str] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
-        """`names`: the users' first names, instead of the language's usual ones."""
+        """`names`: the users' first names, instead of the language's usual ones; `clock`: the
+        service's time (a fake one), instead of the wall clock."""
         self.api = api
         self.db_path = db_path
         self.lang = lang
@@ -108,6 +110,7 @@ class Harness:
         self.bot_delay = bot_delay
         self.group_limit = group_limit
         self.lobby_idle = lobby_idle
+        self.clock = clock
         self.r = renderer()
         self.group = api.new_group(TITLES[lang])
         names = names or NAMES[lang]
@@ -128,8 +131,9 @@ class Harness:
         self.storage = await Storage.open(self.db_path)
         seed = self.seed
         self.service = UnoService(
-            self.storage, bot_delay=self.bot_delay, lobby_idle=self.lobby_idle, seed=lambda: seed
-        )
+            self.storage, bot_delay=self.bot_delay, lobby_idle=self.lobby_idle, seed=lambda: seed,
+            **({} if self.clock is None else {"clock": self.clock}),
+        )  # fmt: skip
         await self.service.start()
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
@@ -191,6 +195,7 @@ class Harness:
             await self.api.idle(quiet=0, timeout=SETTLE_TIMEOUT)
             await asyncio.wait_for(self.inflight.idle(), SETTLE_TIMEOUT)
             await self.app.sender.drain(SETTLE_TIMEOUT)
+            await self.app.delivery.settled(SETTLE_TIMEOUT)  # outbox entries marked sent
             await self.api.idle(quiet=0, timeout=SETTLE_TIMEOUT)
             if self.api.call_count == calls and self.inflight.count == 0:
                 return

@@ -1,6 +1,9 @@
 """Issue 14, item 3, with a real kill: the bot's process is stopped with SIGKILL after a move is
 committed and while the next player's hand is being sent; started again on the same database, it
-sends that hand at once, without waiting for the turn timer (90 s by default)."""
+sends that hand at once, without waiting for the turn timer (90 s by default).
+
+Issue 15, the outbox: killed after a committed move whose table edit and results it had not sent
+yet, the restarted process sends both from the outbox, each once."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
-from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
+from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeUser
 from tests.telegram.players import policy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,3 +129,70 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
     finally:
         if child.returncode is None:
             await kill(child)
+
+
+async def answered_in_order(api: FakeBotAPI, user: FakeUser, group: int) -> None:
+    """Until the bot answers /help in the group: its queue for the group is in order, so
+    everything queued for the group before has been sent by then."""
+    since = api.call_count
+    api.send_message(user, group, "/help")
+    await api.wait_for(
+        lambda c: c.ok and c.is_("sendMessage") and c.chat_id == group
+        and "reply_parameters" in c.params,
+        BOUND,
+        since=since,
+    )  # fmt: skip
+
+
+def group_calls(api: FakeBotAPI, chat: int, method: str, since: int) -> list[ApiCall]:
+    return [c for c in api.calls(method, chat_id=chat)[since:] if c.ok]
+
+
+async def test_a_kill_before_the_results_of_a_committed_move(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    database = tmp_path / "uno.sqlite3"
+    group = api.new_group("Вечер карт")
+    users = [api.new_user(name) for name in ("Алиса", "Борис", "Дина")]
+    for user in users:
+        api.user_starts_bot(user)
+    child = await spawn(api, database)
+    try:
+        api.send_message(users[0], group, "/new")
+        for user in users[1:]:
+            api.send_message(user, group, "/join")
+        api.send_message(users[0], group, "/start")
+        await api.wait_for(lambda c: c.is_("sendMessage") and c.chat_id == users[2].id, BOUND)
+        # The lobby's edits go last (low priority): its keyboard taken away is the last of them.
+        await api.wait_for(
+            lambda c: c.ok and c.is_("editMessageReplyMarkup") and c.chat_id == group.id, BOUND
+        )
+        await answered_in_order(api, users[0], group.id)  # and the rest of the start is sent
+        sent = len(api.calls("sendMessage", chat_id=group.id))
+        edited = len(api.calls("editMessageText", chat_id=group.id))
+        # Dina leaves: committed, then the table edit goes first and is held, the results
+        # (someone left, a message of its own) wait behind it; the process dies meanwhile.
+        held = api.hold(("sendMessage", "editMessageText"), [group.id])
+        api.send_message(users[2], group, "/leave")
+        await asyncio.wait_for(held.wait(), BOUND)
+        await kill(child)
+        api.release_holds()
+        assert str(users[2].id) not in stored_players(database)  # the leave was committed
+        assert group_calls(api, group.id, "sendMessage", sent) == []
+        assert group_calls(api, group.id, "editMessageText", edited) == []
+
+        child = await spawn(api, database)
+        await answered_in_order(api, users[0], group.id)  # the start-up is all sent
+        [results, _help] = group_calls(api, group.id, "sendMessage", sent)
+        assert users[2].first_name in str(results.params["text"])
+        [table] = group_calls(api, group.id, "editMessageText", edited)
+        assert users[2].first_name not in str(table.params["text"]).split("\n\n")[1]  # seats
+    finally:
+        if child.returncode is None:
+            await kill(child)
+
+
+def stored_players(database: Path) -> list[str]:
+    with closing(sqlite3.connect(database)) as db:
+        (state,) = db.execute("SELECT state FROM games WHERE status = 'running'").fetchone()
+    return [str(p) for p in json.loads(state)["players"]]

@@ -182,6 +182,11 @@ class PostgresStorage:
     ) -> None:
         await self.close()
 
+    @property
+    def sole_process(self) -> bool:
+        """Never: any number of processes may share the database."""
+        return False
+
     # -- plumbing -------------------------------------------------------------------------
 
     def _check_open(self) -> None:
@@ -467,8 +472,10 @@ class PostgresStorage:
 
         async def take(conn: asyncpg.Connection) -> float:
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", chat_key)
+            # Only sends older than two periods go: a taker whose clock is behind still counts
+            # its own window's (see the SQLite adapter).
             await conn.execute(
-                "DELETE FROM send_log WHERE chat_key = $1 AND at <= $2", chat_key, since
+                "DELETE FROM send_log WHERE chat_key = $1 AND at <= $2", chat_key, since - period
             )
             oldest: float | None = await conn.fetchval(
                 "SELECT at FROM send_log WHERE chat_key = $1 AND at > $2"

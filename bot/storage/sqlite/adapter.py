@@ -170,6 +170,12 @@ class SqliteStorage:
         await self.close()
 
     @property
+    def sole_process(self) -> bool:
+        """True while this storage holds the file's lock (or the database is in memory):
+        no other process can use the database."""
+        return self._lock is not None or self._reader is self._writer
+
+    @property
     def write_stats(self) -> WriteStats:
         """How many transactions the writes took so far (see :class:`WriteStats`)."""
         return self._group.stats

@@ -86,7 +86,12 @@ def take_slot(chat_key: str, now: float, count: int, period: float) -> Apply:
 
     def apply(conn: sqlite3.Connection) -> float:
         since = now - period
-        conn.execute("DELETE FROM send_log WHERE chat_key = ? AND at <= ?", (chat_key, since))
+        # Only sends older than two periods go: a taker whose clock is behind (another
+        # process's, or a call that queued while a later one went first) still counts its own
+        # window's.
+        conn.execute(
+            "DELETE FROM send_log WHERE chat_key = ? AND at <= ?", (chat_key, since - period)
+        )
         row: Sequence[float] | None = conn.execute(
             "SELECT at FROM send_log WHERE chat_key = ? AND at > ?"
             " ORDER BY at DESC LIMIT 1 OFFSET ?",

@@ -1,0 +1,241 @@
+"""The transactional outbox, seen from the service: what a commit must still show, and showing
+it again after a crash.
+
+Every commit that changes what a chat sees (`Work._store`) writes one entry in the same
+transaction as the change, claimed by this process for `lease` seconds, and the outcome carries
+its id (`Outcome.outbox`). The adapter publishes the outcome at once, as it always did, then
+marks the entry sent (`finish`) or hands it back for later (`retry`). An entry whose claim ran
+out -- its process died, or its sends failed -- is claimed by a delivery loop (`claim`) and
+turned back into an outcome.
+
+The entry's payload is this module's JSON: the events (public and private), the notices, the
+info, the players whose hands changed, the names, the language, whether the match finished. The
+views are not stored: a re-delivered outcome shows the table and the hands from the game's
+latest committed state, so entries waiting for one game collapse into one table and one hand per
+player. What a platform would show twice -- an announcement, a private note -- is recorded once
+sent (`mark_sent`, a ref of the game keyed by entry and item), and a re-delivery lists those
+items in `Outcome.delivered`, for the adapter to skip.
+
+Entries are written only for the chats of a platform whose adapter delivers them (`deliver`):
+the console and the service's own tests have no delivery loop, and an entry nobody would ever
+finish must not be written.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from bot.service import projection
+from bot.service.alarms import retry_delay
+from bot.service.match import Match
+from bot.service.outcome import Entries, Notice, Outcome
+from bot.storage import OutboxEntry, StorageError
+from core.events import Event, event_from_dict, event_to_dict
+
+if TYPE_CHECKING:
+    from bot.service.unit_of_work import UnitOfWork
+
+logger = logging.getLogger("bot.service")
+
+LEASE: Final = 60.0
+"""Seconds an entry stays claimed by the process delivering it (a group waiting for its send
+budget can hold a table edit for a while: this is the longest a send should take)."""
+
+MAX_ATTEMPTS: Final = 8
+"""Failed deliveries after which an entry is given up (logged), not retried again."""
+
+SENT: Final = "sent:"  # + entry id + ":" + item: a ref whose value is the sent message's id
+
+
+def payload(
+    out_lang: str,
+    names: dict[str, str],
+    events: Sequence[Event],
+    notices: Sequence[Notice],
+    info: Notice | None,
+    hands: Sequence[str],
+    finished: bool,
+) -> dict[str, Any]:
+    """An entry's payload: what the chat must be shown beyond the latest state."""
+    return {
+        "lang": out_lang,
+        "names": dict(names),
+        "events": [event_to_dict(e) for e in events],
+        "notices": [_notice(n) for n in notices],
+        "info": None if info is None else _notice(info),
+        "hands": list(hands),
+        "finished": finished,
+    }
+
+
+def _notice(notice: Notice) -> dict[str, Any]:
+    return {"key": notice.key, "args": dict(notice.args)}
+
+
+def _notice_of(data: Any) -> Notice | None:
+    if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+        return None
+    args = data.get("args")
+    return Notice(data["key"], dict(args) if isinstance(args, dict) else {})
+
+
+def sent_key(chat_key: str, entry_id: int, item: str) -> str:
+    """The ref that records an item of an entry as sent, under the platform's own prefix."""
+    platform = chat_key.partition(":")[0]
+    return f"{platform}:{SENT}{entry_id}:{item}"
+
+
+class OutboxPort:
+    """What adapters may do with the outbox (`UnoService.outbox`); they never see the storage."""
+
+    def __init__(self, uow: UnitOfWork, *, sole_process: bool = False):
+        """`sole_process`: no other process can use this database (SQLite holds it alone), so
+        every claim found at start-up was left by a process that is gone: it is taken over at
+        once instead of when it runs out."""
+        self.uow = uow
+        self.sole_process = sole_process
+
+    @property
+    def lease(self) -> float:
+        return self.uow.outbox_lease
+
+    def now(self) -> float:
+        """The service's time, the one claims and retries are reckoned in."""
+        return self.uow.clock()
+
+    def deliver(self, prefix: str) -> None:
+        """From now on, commits of the chats whose key starts with `prefix` write entries:
+        an adapter that delivers them is running."""
+        self.uow.outbox_prefixes.add(prefix)
+
+    # ------------------------------------------------------------------ delivering
+
+    async def claim(self, prefix: str, *, start: bool = False, limit: int = 100) -> list[Outcome]:
+        """The entries of `prefix` whose claim ran out, claimed, as outcomes, oldest first.
+
+        `start`: the first look of a new process; with `sole_process` every claim is taken
+        over. Of several entries of one game only the last shows the table and the hands (the
+        latest state, with every hand any of them changed); each keeps its announcements.
+        """
+        now = self.uow.clock()
+        look = now + self.lease if start and self.sole_process else now
+        entries = await self.uow.storage.claim_outbox(prefix, look, self.lease, limit)
+        last: dict[int | None, OutboxEntry] = {}
+        hands: dict[int | None, dict[str, None]] = {}
+        for entry in entries:
+            last[entry.game_id] = entry
+            hands.setdefault(entry.game_id, {}).update(
+                dict.fromkeys(p for p in entry.payload.get("hands", ()) if isinstance(p, str))
+            )
+        outcomes = []
+        for entry in entries:
+            views = last[entry.game_id] is entry
+            outcomes.append(
+                await self._outcome(entry, list(hands[entry.game_id]) if views else None)
+            )
+        return outcomes
+
+    async def _outcome(self, entry: OutboxEntry, hands: list[str] | None) -> Outcome:
+        """An entry as an outcome; `hands` None: no views (a later entry of its game shows
+        them)."""
+        data = entry.payload
+        lang, names = data.get("lang"), data.get("names")
+        out = Outcome(
+            entry.chat_key,
+            lang if isinstance(lang, str) else "ru",
+            names={str(k): str(v) for k, v in names.items()} if isinstance(names, dict) else {},
+        )
+        out.events = _events(entry, data.get("events"))
+        out.notices = [n for n in map(_notice_of, data.get("notices") or ()) if n is not None]
+        out.info = _notice_of(data.get("info"))
+        if entry.game_id is None:
+            out.outbox = Entries(None, [entry.id], entry.attempts)
+            return out
+        refs = await self.uow.storage.refs(entry.game_id)
+        head = sent_key(entry.chat_key, entry.id, "")
+        delivered = {k.removeprefix(head) for k in refs if k.startswith(head)}
+        out.outbox = Entries(entry.game_id, [entry.id], entry.attempts, delivered)
+        if hands is not None:
+            await self._views(out, entry, hands)
+        return out
+
+    async def _views(self, out: Outcome, entry: OutboxEntry, hands: list[str]) -> None:
+        """The table and `hands` from the game's latest committed state (under its chat's
+        lock, so no move is half applied while they are drawn)."""
+        assert entry.game_id is not None
+        async with self.uow.open(entry.chat_key) as work:
+            settings = await work.settings()
+            match: Match | None = await work.stored(entry.game_id)
+            if match is None:
+                return
+            out.table = projection.table_view(match, settings)
+            out.names = {**out.names, **match.names}
+            if match.game is not None:
+                for player in hands:
+                    if player in match.lobby.players:
+                        out.hands[player] = projection.hand_view(match, settings, player)
+
+    async def finish(self, out: Outcome) -> None:
+        """The outcome's entries went out (or were dropped for good, like a blocked user's)."""
+        if out.outbox is None:
+            return
+        now = self.uow.clock()
+        for entry_id in out.outbox.ids:
+            await self.uow.storage.finish_outbox(entry_id, now)
+
+    async def retry(self, out: Outcome) -> float:
+        """The outcome's sends failed: its entries are claimed again after a backoff (the
+        timers' own, `alarms.retry_delay`); past `MAX_ATTEMPTS` they are given up, logged.
+        Returns when they may be claimed again (0.0: given up)."""
+        if out.outbox is None:
+            return 0.0
+        attempts = out.outbox.attempts + 1
+        if attempts >= MAX_ATTEMPTS:
+            logger.error(
+                "chat %s: giving up outbox entries %s after %d attempts",
+                out.chat_key, out.outbox.ids, attempts,
+            )  # fmt: skip
+            await self.finish(out)
+            return 0.0
+        at = self.uow.clock() + retry_delay(attempts)
+        for entry_id in out.outbox.ids:
+            await self.uow.storage.retry_outbox(entry_id, at)
+        return at
+
+    async def mark_sent(self, out: Outcome, item: str, message_id: str) -> None:
+        """Record an item of the outcome's entry as sent (`message_id`: what the platform gave
+        it), so that a re-delivery skips it. The item belongs to the last entry (the one of the
+        commit that produced the outcome's events)."""
+        if out.outbox is not None and out.outbox.game_id is not None:
+            key = sent_key(out.chat_key, out.outbox.ids[-1], item)
+            await self.uow.storage.put_ref(out.outbox.game_id, key, message_id)
+
+    # ------------------------------------------------------------------ the send budget
+
+    async def take_send_slot(
+        self, chat_key: str, count: int, period: float, reserve: int = 0
+    ) -> float:
+        """One send in the chat's budget shared by every process: 0.0 (taken) or the seconds
+        to wait. `reserve` slots are left for the others (a low-priority send).
+
+        A storage failure lets the send go (each process still keeps its own budget): a
+        message must not wait for the database."""
+        try:
+            return await self.uow.storage.take_send_slot(
+                chat_key, self.uow.clock(), max(1, count - reserve), period
+            )
+        except StorageError as exc:
+            logger.warning("send budget of chat %s not shared: %s", chat_key, exc)
+            return 0.0
+
+
+def _events(entry: OutboxEntry, data: Any) -> list[Event]:
+    events = []
+    for item in data or ():
+        try:
+            events.append(event_from_dict(item))
+        except (KeyError, TypeError, ValueError) as exc:
+            logger.error("outbox entry %d: an event cannot be read (%s)", entry.id, exc)
+    return events

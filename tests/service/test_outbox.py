@@ -1,0 +1,117 @@
+"""The outbox seen from the service (issue 15): which commits write an entry, what it holds, and
+the outcomes a delivery rebuilds from entries and the latest committed state."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.deadlines import DEFAULT_LOBBY_IDLE
+from bot.service import Outcome, UnoService
+from bot.service.outbox import LEASE
+from core.events import event_to_dict
+from tests.service.conftest import ALICE, BORIS, GLEB, FakeClock
+
+CHAT = "tg:-100777"
+
+
+def ids(out: Outcome) -> list[int]:
+    assert out.outbox is not None
+    return out.outbox.ids
+
+
+async def test_no_entry_without_a_delivering_adapter(service: UnoService, clock: FakeClock) -> None:
+    await service.new_game(CHAT, ALICE)
+    out = await service.join(CHAT, BORIS)
+    assert out.ok and out.outbox is None  # the console, the service's own tests
+    clock.advance(LEASE)
+    assert await service.outbox.claim("tg:") == []
+
+
+async def test_each_commit_writes_one_entry_and_a_redelivery_rebuilds_it(
+    service: UnoService, clock: FakeClock
+) -> None:
+    service.outbox.deliver("tg:")
+    await service.new_game(CHAT, ALICE)  # creating a lobby commits nothing
+    joined = await service.join(CHAT, BORIS)
+    await service.join(CHAT, GLEB)
+    started = await service.start_game(CHAT, ALICE)
+    left = await service.leave(CHAT, GLEB)
+    assert [len(ids(o)) for o in (joined, started, left)] == [1, 1, 1]
+    assert left.announcements  # someone leaving is announced
+    assert await service.outbox.claim("tg:") == []  # this process's own claim still runs
+
+    clock.advance(LEASE)
+    again = await service.outbox.claim("tg:")
+    assert [ids(o) for o in again] == [ids(joined), [ids(joined)[0] + 1], ids(started), ids(left)]
+    *earlier, last = again
+    # One game: only its last entry shows the table and the hands, from the latest state, with
+    # every hand any of them changed; every entry keeps its own events.
+    assert all(o.table is None and not o.hands for o in earlier)
+    assert last.table == left.table
+    assert set(last.hands) == set(started.hands) | set(left.hands)
+    assert last.hands[ALICE.id] == left.hands.get(ALICE.id, last.hands[ALICE.id])
+    assert [event_to_dict(e) for e in again[2].events] == [event_to_dict(e) for e in started.events]
+    assert [event_to_dict(e) for e in last.events] == [event_to_dict(e) for e in left.events]
+    assert (last.lang, last.names) == (left.lang, left.names)
+    assert await service.outbox.claim("tg:") == []  # claimed again, for another lease
+
+
+async def test_finish_retry_and_what_was_already_sent(
+    service: UnoService, clock: FakeClock
+) -> None:
+    service.outbox.deliver("tg:")
+    await service.new_game(CHAT, ALICE)
+    joined = await service.join(CHAT, BORIS)
+    joined_too = await service.join(CHAT, GLEB)
+    started = await service.start_game(CHAT, ALICE)
+    left = await service.leave(CHAT, GLEB)
+    await service.outbox.mark_sent(left, "results", "42")
+    await service.outbox.finish(started)
+    # While an older entry of the game is claimed, a newer one waits: the joins go first.
+    at = await service.outbox.retry(left)
+    clock.advance(1.0)
+    assert await service.outbox.claim("tg:") == []
+    await service.outbox.finish(joined_too)
+    await service.outbox.finish(joined)
+    # A failed delivery comes back after the timers' backoff (1 s first), counting its
+    # attempts; what it recorded as sent is listed, for the adapter to skip.
+    [back] = await service.outbox.claim("tg:")
+    assert back.outbox is not None
+    assert (back.outbox.ids, back.outbox.attempts) == (ids(left), 1)
+    assert back.outbox.delivered == {"results"}
+    assert at == clock.now
+    again = await service.outbox.retry(back)
+    assert again == clock.now + 2.0  # the second failure waits longer
+    clock.advance(2.0)
+    [back] = await service.outbox.claim("tg:")
+    await service.outbox.finish(back)
+    await service.outbox.finish(back)  # again: harmless
+    clock.advance(LEASE)
+    assert await service.outbox.claim("tg:") == []
+
+
+async def test_a_timers_notice_is_in_its_entry(service: UnoService, clock: FakeClock) -> None:
+    service.outbox.deliver("tg:")
+    await service.new_game(CHAT, ALICE)
+    await service.join(CHAT, BORIS)
+    clock.advance(DEFAULT_LOBBY_IDLE + 1)
+    [expired] = await service.run_due()
+    assert [n.key for n in expired.notices] == ["info-lobby-expired"]
+    clock.advance(LEASE)
+    *_, again = await service.outbox.claim("tg:")
+    assert again.notices == expired.notices
+    assert again.table is not None and again.table.status == "killed"
+
+
+@pytest.mark.parametrize("start", [False, True])
+async def test_a_sole_process_takes_every_claim_over_at_start(
+    service: UnoService, start: bool
+) -> None:
+    """SQLite holds its file alone: a claim found at start-up was left by a process that is
+    gone, so it is not waited for."""
+    assert service.outbox.sole_process
+    service.outbox.deliver("tg:")
+    await service.new_game(CHAT, ALICE)
+    joined = await service.join(CHAT, BORIS)
+    found = await service.outbox.claim("tg:", start=start)
+    assert [ids(o) for o in found] == ([ids(joined)] if start else [])

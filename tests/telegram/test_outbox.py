@@ -1,0 +1,207 @@
+"""The transactional outbox on Telegram (issue 15), end to end against the fake Bot API.
+
+Every commit a chat sees writes an entry that the adapter marks sent once its messages went out;
+an entry delivered again shows the table and the hands from the latest state and skips the
+results it already posted; a send that keeps failing comes back later and is then finished; two
+processes' senders keep one group within its budget together. (The crash between a commit and
+its sends, with a real SIGKILL, is in test_kill.py.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from aiogram import Bot
+from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
+from aiogram.methods import SendMessage, TelegramMethod
+from aiogram.methods.base import Response
+
+from bot.service import UnoService
+from bot.storage import Storage
+from bot.telegram.app import TelegramApp
+from bot.telegram.sender import NETWORK_ATTEMPTS, RateLimit
+from tests.telegram.conftest import Harness, renderer
+from tests.telegram.fake_bot_api import FakeBotAPI
+
+
+def outbox_rows(database: Path) -> list[tuple[int, float | None, int]]:
+    """(id, sent_at, attempts) of every outbox entry, from the database file itself."""
+    with closing(sqlite3.connect(database)) as db:
+        return db.execute("SELECT id, sent_at, attempts FROM outbox ORDER BY id").fetchall()
+
+
+def unsend(database: Path, entry_id: int) -> None:
+    """Make an entry look as if its process had died before marking it sent."""
+    with closing(sqlite3.connect(database)) as db, db:
+        db.execute("UPDATE outbox SET sent_at = NULL, claimed_until = 0 WHERE id = ?", (entry_id,))
+
+
+def group_sends(h: Harness) -> list[str]:
+    return [str(c.params["text"]) for c in h.api.calls("sendMessage", chat_id=h.group.id) if c.ok]
+
+
+async def test_every_commit_writes_an_entry_marked_sent_once_shown(harness: Harness) -> None:
+    h = harness
+    await h.new_game(players=3)
+    await h.say(h.users[2], "/leave")
+    rows = outbox_rows(h.db_path)
+    # /join twice, /start, /leave: each a commit the group sees (/new creates, commits nothing)
+    assert len(rows) == 4
+    assert all(sent is not None and attempts == 0 for _, sent, attempts in rows)
+
+
+async def test_a_redelivery_does_not_post_the_results_twice(harness: Harness) -> None:
+    h = harness
+    await h.new_game(players=3)
+    before = len(group_sends(h))
+    await h.say(h.users[2], "/leave")  # someone leaving is announced in the group
+    sends = group_sends(h)
+    assert len(sends) == before + 1
+    announcement = sends[-1]
+    table = (await h.table()).plain_text
+    assert h.app is not None
+    delivery = h.app.delivery
+    [*_, (entry, _, _)] = outbox_rows(h.db_path)
+
+    unsend(h.db_path, entry)  # as if the process had stopped before marking it sent
+    finished = delivery.finished
+    delivery.wake()
+    await delivery.wait_finished(finished + 1)
+    await h.settle()
+    assert group_sends(h) == sends  # the results were recorded as sent: not posted again
+    assert (await h.table()).plain_text == table
+    assert outbox_rows(h.db_path)[-1][1] is not None
+
+    # Without that record the same entry posts them again: the record is what prevents it.
+    assert h.storage is not None
+    game = await h.game_id()
+    refs = await h.storage.refs(game)
+    assert [k for k in refs if k.startswith(f"tg:sent:{entry}:")] == [f"tg:sent:{entry}:results"]
+    with closing(sqlite3.connect(h.db_path)) as db, db:
+        db.execute("DELETE FROM game_refs WHERE key LIKE 'tg:sent:%'")
+    unsend(h.db_path, entry)
+    delivery.wake()
+    await delivery.wait_finished(finished + 2)
+    await h.settle()
+    assert group_sends(h) == [*sends, announcement]
+
+
+async def test_a_failing_send_is_retried_later_then_finished(
+    make_harness: Callable[..., Harness],
+) -> None:
+    now = [1_000.0]
+    h = make_harness(players=3, clock=lambda: now[0])
+    await h.start()
+    try:
+        assert h.app is not None
+        delivery, sender = h.app.delivery, h.app.sender
+
+        async def instant(_seconds: float) -> None:  # the sender's network backoff, not waited
+            await asyncio.sleep(0)
+
+        sender.sleep = instant
+        await h.new_game(players=3)
+        sends = group_sends(h)
+        # The results fail every time the sender tries: it gives up, the entry comes back.
+        h.api.fail_next("sendMessage", 502, count=NETWORK_ATTEMPTS, chat_id=h.group.id)
+        await h.say(h.users[2], "/leave")
+        assert delivery.retried == 1
+        assert group_sends(h) == sends
+        entry, sent, attempts = outbox_rows(h.db_path)[-1]
+        assert (sent, attempts) == (None, 1)
+
+        finished = delivery.finished
+        delivery.wake()  # not due yet: nothing happens
+        await h.settle()
+        assert group_sends(h) == sends and delivery.finished == finished
+
+        now[0] += 5.0  # past the backoff
+        delivery.wake()
+        await delivery.wait_finished(finished + 1)
+        await h.settle()
+        [announcement] = group_sends(h)[len(sends) :]
+        assert h.users[2].first_name in announcement
+        assert outbox_rows(h.db_path)[-1][:2] == (entry, outbox_rows(h.db_path)[-1][1])
+        assert outbox_rows(h.db_path)[-1][1] is not None
+    finally:
+        await h.stop()
+
+
+class _Calls(BaseRequestMiddleware):
+    """Counts the sendMessage calls a bot makes."""
+
+    def __init__(self, calls: list[str]) -> None:
+        self.calls = calls
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[Any],
+        bot: Bot,
+        method: TelegramMethod[Any],
+    ) -> Response[Any]:
+        if isinstance(method, SendMessage):
+            self.calls.append(method.text)
+        return await make_request(bot, method)
+
+
+def _recording(service: UnoService, now: list[float], taken: list[float]) -> None:
+    """Note the time of every slot of the shared budget the service hands out."""
+    take = service.outbox.take_send_slot
+
+    async def recorded(chat_key: str, count: int, period: float, reserve: int = 0) -> float:
+        at = now[0]
+        wait = await take(chat_key, count, period, reserve)
+        if wait <= 0:
+            taken.append(at)
+        return wait
+
+    service.outbox.take_send_slot = recorded  # type: ignore[method-assign]
+
+
+async def test_two_processes_keep_a_group_within_its_budget_together(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """Two bot processes (two storages on one database, two apps with the production wiring)
+    each post 30 messages to one group at once: every call takes a slot of the budget the
+    database keeps, and in no 60-second window of the fake clock are there more than 20,
+    though each process alone would allow 20 a minute."""
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:  # fake time: waiting moves the clock
+        now[0] += seconds
+        await asyncio.sleep(0)
+
+    database = tmp_path / "uno.sqlite3"
+    group = api.new_group("Группа")
+    calls: list[str] = []
+    taken: list[float] = []
+    apps: list[TelegramApp] = []
+    storages = [await Storage.open(database, exclusive=False) for _ in range(2)]
+    try:
+        for storage in storages:
+            bot = api.make_bot()
+            bot.session.middleware(_Calls(calls))
+            service = UnoService(storage, clock=lambda: now[0])
+            _recording(service, now, taken)
+            app = TelegramApp(bot, service, renderer(), group_limit=RateLimit(), freeze=False)
+            app.sender.clock, app.sender.sleep = (lambda: now[0]), sleep
+            apps.append(app)
+        futures: list[Awaitable[Any]] = [
+            app.sender.send(group.id, f"{n}: {k}") for k in range(30) for n, app in enumerate(apps)
+        ]
+        results = await asyncio.gather(*futures)
+    finally:
+        for app in apps:
+            await app.close()
+        for storage in storages:
+            await storage.close()
+    assert all(r is not None for r in results)
+    assert len(calls) == len(taken) == 60  # one slot per call, none taken in vain
+    for t in taken:
+        assert sum(1 for u in taken if t <= u < t + 60.0) <= 20
+    assert max(taken) >= 120.0  # 60 messages at 20 a minute take two minutes at least
