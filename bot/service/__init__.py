@@ -205,6 +205,9 @@ class UnoService:
     async def table(self, chat_key: str) -> Outcome:
         return await self._queries.table(chat_key)
 
+    async def game_table(self, game_id: int) -> Outcome:
+        return await self._queries.game_table(game_id)
+
     async def hand(
         self, user: User, *, chat_key: str | None = None, game_id: int | None = None
     ) -> Outcome:

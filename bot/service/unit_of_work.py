@@ -352,11 +352,13 @@ class Work:
             if self.timed:  # no command to answer: what would have been the answer goes to all
                 self.notices.append(info)
                 info = None
-        await self._store(match, status, log, deadline, events=events, hands=changed, info=info)
+        began = None if game.is_over or game.current_player == before else game.current_player
+        await self._store(
+            match, status, log, deadline, events=events, hands=changed, info=info, began=began
+        )
         out = projection.shown(match, settings, info)
         out.events = events
-        if not game.is_over and game.current_player != before:
-            out.turn_began = game.current_player
+        out.turn_began = began
         for player in changed:
             out.hands[player] = projection.hand_view(match, settings, player)
         return out
@@ -371,6 +373,7 @@ class Work:
         events: list[Event] | None = None,
         hands: list[str] | None = None,
         info: Notice | None = None,
+        began: str | None = None,
     ) -> Match:
         """The one storage write of a use case; `match` becomes the committed version.
 
@@ -386,7 +389,7 @@ class Work:
             outbox.append(
                 payload(
                     self.lang, match.names, events or [], self.notices, info, hands or [],
-                    finished,
+                    finished, began,
                 )
             )  # fmt: skip
             claim = uow.clock() + uow.outbox_lease

@@ -219,6 +219,7 @@ class TelegramApp:
             self.service, self.renderer, self.sender, me.username or "", wait=self.wait
         )
         self.ui.delivery = self.delivery
+        self.ui.converge = not self.service.outbox.sole_process  # other processes edit too
         self.dp.workflow_data.update(service=self.service, ui=self.ui, admins=self.admins)
         if self.commands:
             await set_commands(self.bot, self.renderer)
@@ -228,9 +229,12 @@ class TelegramApp:
             gc.collect()
             gc.freeze()
         # What a stopped process committed but had not sent yet: its outbox entries first (the
-        # results it never posted), then every running game's table and turn hands.
+        # results it never posted), then every running game's table and turn hands. With other
+        # processes running (PostgreSQL), their games are live and the outbox alone brings
+        # what a dead one left: showing every game again would only repeat their messages.
         await self.delivery.start(self._redeliver)
-        await self.ui.show_open_games(PREFIX)
+        if self.service.outbox.sole_process:
+            await self.ui.show_open_games(PREFIX)
         self.timers.start()
         return self.ui
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -99,6 +99,10 @@ class TelegramUI:
         self._games: dict[int, _Game] = {}
         self._loading: dict[int, asyncio.Future[_Game]] = {}
         self._messages: dict[tuple[int, int], Slot] = {}
+        # Other processes edit the same tables (webhook workers over one database): after each
+        # table edit, look whether a newer state was committed meanwhile (see `_converge`).
+        self.converge = False
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ refs and slots
 
@@ -140,9 +144,18 @@ class TelegramUI:
                 chat_id,
                 int(stored) if stored else None,
                 on_new_id=lambda mid: self._put_ref(game_id, key, str(mid)),
+                stored_id=lambda: self._stored_id(game_id, key),
             )
             game.slots[key] = slot
         return slot
+
+    async def _stored_id(self, game_id: int, key: str) -> int | None:
+        """The message id another process stored for a slot since this one looked."""
+        stored = await self.service.refs.get(game_id, key)
+        game = self._games.get(game_id)
+        if stored and game is not None:
+            game.refs[key] = stored
+        return int(stored) if stored else None
 
     async def remember_title(self, game_id: int, title: str | None) -> None:
         if title:
@@ -266,9 +279,30 @@ class TelegramUI:
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
         future = self.sender.update(slot, render, view.version, low=low, strict=strict)
+        if self.converge:
+            future.add_done_callback(lambda _: self._spawn(self._converge(view)))
         if view.status in ENDED:
             future.add_done_callback(lambda _: self.forget(view.game_id))
         return future
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _converge(self, shown: TableView) -> None:
+        """After a table edit: if a newer state of the game was committed meanwhile, show it.
+
+        Two processes edit one table message; the older state's edit (say, one that waited for
+        the group's budget) may reach Telegram after the newer one and overwrite it. Whichever
+        process sent last looks here, and the newest state wins in the end."""
+        try:
+            out = await self.service.game_table(shown.game_id)
+        except Exception:  # the next edit of the game looks again
+            log.exception("looking for a newer table of game %s failed", shown.game_id)
+            return
+        if out.table is not None and out.table.version > shown.version:
+            await self.show_table(out.table, out.names)
 
     def _hand_text(self, game: _Game, view: HandView, names: Mapping[str, str]) -> str:
         parts = []
@@ -311,6 +345,7 @@ class TelegramUI:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:
                 self.sender.remove_keyboard(slot.chat_id, slot.message_id)
+                slot.dropped.add(slot.message_id)
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
@@ -393,9 +428,9 @@ class TelegramUI:
                     mine = await self.service.hand(User(seat.id, seat.name), game_id=view.game_id)
                     hand = mine.hands.get(seat.id)
                     if hand is not None and hand.choices:
-                        # Whether the stopped process notified the player is not known:
-                        # the one to act is notified (again).
-                        await self.show_hand(hand, mine.names, began=hand.is_turn)
+                        # No notification: a turn the stopped process began and did not show
+                        # is in its outbox entry, re-delivered (and notified) before this.
+                        await self.show_hand(hand, mine.names)
                 shown += 1
             except Exception:  # one broken game must not keep the others hidden
                 log.exception("showing game %s again failed", record.id)

@@ -22,8 +22,6 @@ from collections import Counter
 from functools import partial
 from pathlib import Path
 
-import pytest
-
 from bench.crash import replay_problem
 from bot.i18n import get_i18n
 from bot.render import Renderer
@@ -45,15 +43,12 @@ WORKER_SETTINGS = {
     "BOT_DELAY": "0.05",
     "DEADLINE_LEASE": "2",
     "DEADLINE_POLL": "0.5",
+    "OUTBOX_LEASE": "3",
     "GROUP_LIMIT": str(GROUP_LIMIT),
     "GROUP_PERIOD": str(GROUP_PERIOD),
 }
 
 
-@pytest.mark.skip(
-    reason="waits for the outbox's delivery (branch outbox): without it each worker keeps its "
-    "own group budget, and two workers can both send a game's first table"
-)
 async def test_three_workers_one_killed_play_twenty_games(
     postgres_url: str, tmp_path: Path
 ) -> None:
@@ -149,7 +144,11 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                 match = service.uow.match_of(rec, take=False)
                 final = renderer.table(projection.table_view(match, SETTINGS), match.names)
                 table_id = int(refs["tg:table"])
-                await api.wait_until(partial(shows, api, group, table_id, final), BOUND)
+                try:
+                    await api.wait_until(partial(shows, api, group, table_id, final), BOUND)
+                except TimeoutError:
+                    shown = api.message(group, table_id).text
+                    raise AssertionError(f"game {game} ends as\n{final}\nshown:\n{shown}") from None
                 # Its result reached the group, once; so did its table.
                 results = [
                     m for m in api.messages(group, include_deleted=True)
