@@ -49,6 +49,7 @@ from bot.telegram.keyboards import (
 from bot.telegram.mentions import mentioning
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.views import HandView, TableView
+from core.events import DealerChosen
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +219,13 @@ class TelegramUI:
         futures: list[asyncio.Future[Any]] = []
         if out.table is not None:
             await self._catch_up(out.table.game_id, out.table.version)
-            sends.append((None, await self.show_table(out.table, out.names, strict=strict)))
+            opens = (
+                out.table.version == 0
+                if out.table.top is None
+                else any(isinstance(e, DealerChosen) for e in out.events)
+            )
+            shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
+            sends.append((None, shown))
         for player, view in out.hands.items():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             began = out.turn_began == player
@@ -246,8 +253,18 @@ class TelegramUI:
         await asyncio.wait([future], timeout=self.wait)
 
     async def show_table(
-        self, view: TableView, names: Mapping[str, str], *, strict: bool = False
+        self,
+        view: TableView,
+        names: Mapping[str, str],
+        *,
+        strict: bool = False,
+        opens: bool = True,
     ) -> asyncio.Future[Any]:
+        """Edit the game's lobby or table message, or send it.
+
+        `opens`: the outcome that brings the message into being (the lobby's creation, the
+        deal); with other processes publishing too (`converge`), only that one sends it new.
+        """
         chat_id = chat_id_of(view.chat_key)
         assert chat_id is not None
         game = await self._game(view.game_id)
@@ -276,6 +293,14 @@ class TelegramUI:
             def render() -> Content:
                 return r.table(view, names), markup
 
+        if self.converge and slot.message_id is None and not opens:
+            found = None if slot.stored_id is None else await slot.stored_id()
+            if found is None or found in slot.dropped:
+                # The worker that opened it is sending it (perhaps waiting for the group's
+                # budget): a second one here would show it twice. That worker follows its
+                # send with the newest state (`_converge`).
+                return _done()
+            slot.message_id, slot.shown = found, None
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
         future = self.sender.update(slot, render, view.version, low=low, strict=strict)

@@ -43,7 +43,7 @@ WORKER_SETTINGS = {
     "BOT_DELAY": "0.05",
     "DEADLINE_LEASE": "2",
     "DEADLINE_POLL": "0.5",
-    "OUTBOX_LEASE": "3",
+    "OUTBOX_LEASE": "8",  # longer than a send waits for the (scaled) group budget
     "GROUP_LIMIT": str(GROUP_LIMIT),
     "GROUP_PERIOD": str(GROUP_PERIOD),
 }
