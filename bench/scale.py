@@ -120,6 +120,8 @@ async def run(
                 (tree_cpu(db_pid) - db0) if db_pid else 0.0,
                 time.process_time() - own0,
             )
+            for table in tables:
+                table.stopped = True  # a cancellation alone may be lost in a wait_for (3.11)
             for task in playing:
                 if task.done() and task.exception() is not None:
                     raise RuntimeError(f"{name}: a table failed") from task.exception()

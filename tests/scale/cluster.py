@@ -194,6 +194,7 @@ class Table:
         self.games = games
         self.presses: list[Press] = []
         self.game_ids: list[int] = []
+        self.stopped = False  # set to stop playing at the next press
         self._chats = {self.group.id, *(u.id for u in self.users)}
 
     def _bot_message(self, chat_id: int) -> StoredMessage | None:
@@ -286,8 +287,10 @@ class Table:
     async def play(self, on_move: Callable[[Press], None] = lambda press: None) -> None:
         """Play `games` games to their end, one after another."""
         for _ in range(self.games):
+            if self.stopped:
+                return
             game = await self.open_game()
-            while True:
+            while not self.stopped:
                 since = self.api.call_count
                 if self.result_shown(game):
                     break
