@@ -21,7 +21,9 @@ Measured over --seconds after --warmup seconds:
 - Bot API calls per move: group (table edits and announcements), private chats (hands: sends,
   edits, deletes), callback answers; and the bot process's CPU time per move. Turn
   notifications are on (every player's default): a turn begins with the hand sent anew at the
-  bottom of the private chat and the previous hand deleted;
+  bottom of the private chat and the previous hand deleted. Hands of `--pictures` cards or
+  more (the bot's default: 8) are photos (`sendPhoto`, `editMessageMedia`): counted with the
+  sends and edits, and also on their own, with the kilobytes uploaded per move;
 - stale waiting hands: after every answered press, each hand of that table that cannot act is
   checked against the hand that can (the bot answers a press after every private chat is
   updated, and the hand holding the turn shows the top card): a waiting hand is stale when it
@@ -62,6 +64,7 @@ from bot.render import Renderer  # noqa: E402
 from bot.service import UnoService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.telegram.app import GROUP_LIMIT, TelegramApp, create_bot  # noqa: E402
+from bot.telegram.pictures import PICTURE_FROM  # noqa: E402
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage  # noqa: E402
 from tests.telegram.players import policy  # noqa: E402
 
@@ -80,6 +83,13 @@ class BenchAPI(FakeBotAPI):
     def __init__(self) -> None:
         super().__init__()
         self.answered: dict[str, asyncio.Future[tuple[float, str | None]]] = {}
+        self.uploaded = 0  # bytes of pictures uploaded
+
+    def _photo_sizes(self, value: Any, params: dict[str, Any]) -> list[dict[str, Any]]:
+        if isinstance(value, str) and value.startswith("attach://"):
+            value = params.get(value.removeprefix("attach://"))
+        self.uploaded += len(getattr(value, "data", b""))  # a file id uploads nothing
+        return super()._photo_sizes(value, params)
 
     def _m_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
         result = super()._m_answerCallbackQuery(params)
@@ -260,8 +270,11 @@ class Table:
 def count_calls(api: BenchAPI, stats: Stats) -> None:
     """Move the recorded calls into counters (the fake keeps every call otherwise)."""
     calls, api._calls[:] = list(api._calls), []
+    api.photos.clear()  # the pictures' bytes (their file ids stay known)
+    uploaded, api.uploaded = api.uploaded, 0
     if not stats.measuring:
         return
+    stats.calls["uploaded bytes"] += uploaded
     for call in calls:
         if call.is_("getUpdates"):
             stats.calls["polls"] += 1
@@ -356,6 +369,7 @@ async def run_bot(args: argparse.Namespace, conn: Connection, folder: Path) -> l
     try:
         while app.ui is None:
             await asyncio.sleep(0.01)
+        app.ui.picture_from = args.pictures
         await asyncio.sleep(0.1)
         conn.send("go")
         profile = None
@@ -394,6 +408,8 @@ class Window:
     private_sends: float
     private_edits: float
     private_deletes: float
+    private_photos: float  # of the sends and edits, those of photos
+    upload_kb: float  # kilobytes of pictures uploaded per move
     stale: float  # the share of waiting hands that were stale
     answers: float
     polls: float
@@ -413,9 +429,18 @@ def window(result: dict[str, Any]) -> Window:
         p99=lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000,
         group=calls.get("group", 0) / moves,
         private=calls.get("private", 0) / moves,
-        private_sends=calls.get("private sendmessage", 0) / moves,
-        private_edits=calls.get("private editmessagetext", 0) / moves,
+        private_sends=(calls.get("private sendmessage", 0) + calls.get("private sendphoto", 0))
+        / moves,
+        private_edits=(
+            calls.get("private editmessagetext", 0) + calls.get("private editmessagemedia", 0)
+        )
+        / moves,
         private_deletes=calls.get("private deletemessage", 0) / moves,
+        private_photos=(
+            calls.get("private sendphoto", 0) + calls.get("private editmessagemedia", 0)
+        )
+        / moves,
+        upload_kb=calls.get("uploaded bytes", 0) / moves / 1024,
         stale=result["stale"] / max(result["waiting"], 1),
         answers=calls.get("answers", 0) / moves,
         polls=calls.get("polls", 0) / moves,
@@ -430,7 +455,8 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]]) -> bool:
     print(
         f"telegram: {args.games} games x {args.players} players, "
         f"{len(results)} windows of {args.seconds:.0f} s, "
-        f"group limit {'off' if args.no_group_limit else 'on'}"
+        f"group limit {'off' if args.no_group_limit else 'on'}, "
+        f"pictures from {args.pictures} cards"
     )
     windows = [window(r) for r in results]
     for n, w in enumerate(windows, 1):
@@ -448,7 +474,9 @@ def report(args: argparse.Namespace, results: list[dict[str, Any]]) -> bool:
     )
     print(
         f"  private calls per move (turn notifications on): sends {mid.private_sends:.2f}, "
-        f"edits {mid.private_edits:.2f}, deletes {mid.private_deletes:.2f}"
+        f"edits {mid.private_edits:.2f}, deletes {mid.private_deletes:.2f}; of the sends and "
+        f"edits, photos {mid.private_photos:.2f} (hands of {args.pictures} cards or more), "
+        f"{mid.upload_kb:.1f} KB uploaded"
     )
     print(f"  stale waiting hands: {mid.stale:.1%} of those checked (goal 0)")
     print(
@@ -474,8 +502,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0, help="time before measuring")
     parser.add_argument("--db-dir", type=Path, default=None, help="where the database goes")
     parser.add_argument("--no-group-limit", action="store_true", help="no group rate limit")
+    parser.add_argument(
+        "--pictures",
+        type=int,
+        default=PICTURE_FROM,
+        help="hands of this many cards or more are photos (1: every hand; 1000: none)",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
     parser.add_argument("--profile", type=Path, default=None, help="cProfile stats of the bot")
+    parser.add_argument(
+        "--mode-moves", type=int, default=60, help="moves per play mode measured after (0: none)"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     shm = Path("/dev/shm")
@@ -496,6 +533,10 @@ def main(argv: list[str] | None = None) -> int:
         if fake.is_alive():
             fake.terminate()
     ok = report(args, results)
+    if args.mode_moves:  # calls per move in each play mode (bench/telegram_modes.py)
+        from bench import telegram_modes
+
+        telegram_modes.report(asyncio.run(telegram_modes.run(args.mode_moves)))
     return 0 if ok or not args.strict else 1
 
 

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +178,18 @@ async def run_chats(settings: Settings) -> int:
     return 0
 
 
+async def run_stickers(say: Callable[[str], object] = print) -> int:
+    """Telegram's sticker sets, their manifests kept through the service (bot.telegram.setup)."""
+    from bot.telegram.setup import make_sets
+
+    settings = Settings()
+    storage = await open_storage(settings.database)
+    try:
+        return await make_sets(settings, UnoService(storage), say)
+    finally:
+        await storage.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -185,6 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         from bot.art.cli import main as cards_main
 
         return cards_main(argv[1:])
+    if argv[:1] == ["stickers"]:  # `python -m bot stickers`: the bot's sticker sets (Telegram)
+        from bot.telegram.setup import parse
+
+        parse(argv[1:])
+        logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT)
+        return asyncio.run(run_stickers())
     try:
         args = parse_args(argv)
     except BadArguments as bad:

@@ -7,7 +7,9 @@ outdated message is recognised:
   (`play r7`, `play wild4 g`, `play r7 @<player>`, `draw`), `pick <first part>` to open the
   second step of the actions sharing that first part (`pick play wild4`: the four colors;
   `pick play r7`: the players a 7 swaps with), `back` to close it, or `page <n>` (Discord's
-  card menu when the cards do not fit as buttons).
+  card menu when the cards do not fit as buttons), or `hold <card>`: a card shown but not
+  playable now (Telegram's inline results show the whole hand; choosing a dimmed card is
+  refused without reaching the service).
 - `hm:<game>:<version>:<page>` Discord's card menu; the chosen option's value is an `act`.
 - `l:<game>:<join|addbot|start>`  the lobby's buttons.
 - `r:<game>`                    "rematch" under a match's result (`game` is that match).
@@ -34,6 +36,7 @@ MAX_PAGE = 99
 PICK = "pick "
 BACK = "back"
 PAGE = "page "
+HOLD = "hold "
 LOBBY_OPS: tuple[str, ...] = ("join", "addbot", "start")
 
 _NUMBER = re.compile(r"[0-9]{1,19}")
@@ -69,9 +72,14 @@ class HandKey:
         return number(self.act[len(PAGE) :], MAX_PAGE) if self.act.startswith(PAGE) else None
 
     @property
+    def holds(self) -> bool:
+        """A card shown only (dimmed): never a move."""
+        return self.act.startswith(HOLD)
+
+    @property
     def is_move(self) -> bool:
         """Whether the press is a move for the service (not a step of the hand's own menus)."""
-        return self.act != BACK and not self.act.startswith((PICK, PAGE))
+        return self.act != BACK and not self.act.startswith((PICK, PAGE, HOLD))
 
     def pack(self) -> str:
         return f"h:{self.game}:{self.version}:{self.act}"

@@ -41,6 +41,10 @@ class Settings(BaseSettings):
     # sends the entry. Longer than any send should take, a group's budget waits included.
     outbox_lease: float = Field(default=LEASE, gt=0)
     log_level: str = "INFO"
+    # Telegram: the user who owns the bot's sticker sets (`python -m bot stickers` makes them;
+    # the bot keeps them up to date at start). Without it the bot uses the sets as they are,
+    # or text results in inline mode when there are none.
+    sticker_owner_id: int | None = None
 
     # Several processes over one PostgreSQL database (README "Running at scale"):
     # seconds a due deadline claimed by one process stays its own (if it dies, another takes the

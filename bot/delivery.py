@@ -11,9 +11,11 @@ bot -- they are finished.
 
 The loop (`start`) claims the entries of its platform's chats whose claim ran out (a process
 that died, a delivery that failed) at start and then whenever it is woken, when one of its own
-retries comes due, and every `poll` seconds (entries another process left), and publishes them
-through the adapter in order. An entry still being sent by this process is only claimed again,
-not sent twice.
+retries comes due, and every `poll` seconds (entries another process left: at most 10 s, at
+most half the lease), and publishes them through the adapter in order. Each time it first
+renews the claims of what this process is still sending, so a slow send (a group waiting for its
+budget) is not taken over by another process while this one lives; an entry still being sent
+here is never sent twice by this process either.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ log = logging.getLogger(__name__)
 Send = tuple[str | None, Awaitable[Any]]
 Publish = Callable[[Outcome], Awaitable[None]]
 
-POLL = 10.0  # seconds between looks for entries other processes left
+POLL = 10.0  # most seconds between looks for entries other processes left (half a lease at most)
 
 
 class Undelivered(Exception):
@@ -42,10 +44,10 @@ class Undelivered(Exception):
 class Delivery:
     """The outbox of one platform's chats (`prefix`) in this process."""
 
-    def __init__(self, outbox: OutboxPort, prefix: str, *, poll: float = POLL) -> None:
+    def __init__(self, outbox: OutboxPort, prefix: str, *, poll: float | None = None) -> None:
         self.outbox = outbox
         self.prefix = prefix
-        self.poll = poll
+        self.poll = min(POLL, outbox.lease / 2) if poll is None else poll
         outbox.deliver(prefix)  # from now on, commits of these chats write entries
         self.publish: Publish | None = None
         self.finished = 0  # outcomes whose entries were finished here
@@ -79,12 +81,13 @@ class Delivery:
         entries = out.outbox
         assert entries is not None
 
-        async def one(item: str | None, send: Awaitable[Any]) -> None:
+        async def recorded(item: str, send: Awaitable[Any]) -> None:
             result = await send
-            if item is not None:
-                await self.outbox.mark_sent(out, item, str(getattr(result, "message_id", "")))
+            await self.outbox.mark_sent(out, item, str(getattr(result, "message_id", "")))
 
-        results = await asyncio.gather(*(one(i, s) for i, s in sends), return_exceptions=True)
+        # A plain send is awaited as it is (a future needs no task of its own).
+        waits = [s if item is None else recorded(item, s) for item, s in sends]
+        results = await asyncio.gather(*waits, return_exceptions=True)
         failed = [r for r in (*results, failure) if isinstance(r, BaseException)]
         try:
             if failed:
@@ -118,8 +121,11 @@ class Delivery:
     # ------------------------------------------------------------------ the loop
 
     async def deliver_due(self, *, start: bool = False) -> int:
-        """Claim and publish the entries whose claim ran out; returns how many were published."""
+        """Renew the claims of what is still being sent here, then claim and publish the
+        entries whose claim ran out; returns how many were published."""
         assert self.publish is not None, "start() the delivery with the adapter's publish"
+        if self._in_flight:  # a slow send (a group waiting for its budget) is not taken over
+            await self.outbox.extend(sorted(self._in_flight))
         published = 0
         for out in await self.outbox.claim(self.prefix, start=start):
             entries = out.outbox

@@ -40,6 +40,12 @@ def revealed(r: Renderer, out: Outcome, colorblind: bool = False) -> dict[str, s
     return texts
 
 
+def refused_choice(r: Renderer, lang: str, reason: str) -> str:
+    """For the player only: a card chosen in the group (inline) was not played, and why (when
+    the message it left cannot be edited to say so)."""
+    return r.t(lang, "inline-note", reason=reason)
+
+
 def private(r: Renderer, out: Outcome, player: str, colorblind: bool) -> list[str]:
     """Everything of this outcome only `player` may read (their draws, a hand shown to them)."""
     return r.private(out, player, colorblind)

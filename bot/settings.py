@@ -11,6 +11,9 @@ from core.rules import PRESET_NAMES, Rules, Scoring
 TIMER_CHOICES: tuple[int | None, ...] = (30, 60, 90, 120, 300, None)
 DEFAULT_TIMER = 90
 TARGET_CHOICES: tuple[int, ...] = (100, 200, 300, 500, 1000)
+# Telegram: where a chat's players play their hands. `both` is the default: the private chat
+# keeps working as it always did, and the table also offers inline play in the group.
+PLAY_MODES: tuple[str, ...] = ("both", "private", "group")
 # The engine options a chat may switch one by one (RULES.md section 6).
 BOOL_OPTIONS: tuple[str, ...] = (
     "jump_in",
@@ -45,6 +48,7 @@ class ChatSettings:
     colorblind: bool = False
     dm_hands: bool = False  # Discord: hands by direct message instead of ephemeral messages
     strong_bots: bool = False  # computer players of a new game play at the strong level
+    play_mode: str = "both"  # Telegram: hands in the private chat, inline in the group, or both
 
     def rules(self) -> Rules:
         return dataclasses.replace(Rules.preset(self.preset), **self.options)
@@ -63,8 +67,8 @@ class ChatSettings:
         """A copy with one setting changed from its text form; ValueError when it is not valid.
 
         Keys: `preset`, `lang`, `timer` (seconds or `off`), `colorblind`, `dm_hands`,
-        `strong_bots`, `target`, `scoring`, `creepers` and every option in BOOL_OPTIONS
-        (`on`/`off`).
+        `strong_bots`, `play_mode` (one of PLAY_MODES), `target`, `scoring`, `creepers` and
+        every option in BOOL_OPTIONS (`on`/`off`).
         """
         if key == "preset":
             if value not in PRESET_NAMES:
@@ -85,6 +89,10 @@ class ChatSettings:
             return dataclasses.replace(self, dm_hands=_flag(value))
         if key == "strong_bots":
             return dataclasses.replace(self, strong_bots=_flag(value))
+        if key == "play_mode":
+            if value not in PLAY_MODES:
+                raise ValueError(value)
+            return dataclasses.replace(self, play_mode=value)
         if key in BOOL_OPTIONS:
             return self._with_option(key, _flag(value))
         if key == "target":

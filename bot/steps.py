@@ -155,7 +155,11 @@ async def press(
     if out.error is not None or hand is None:
         return Press(out, None, out.error or NOT_IN_GAME)
     opens = key.opens
-    if hand.version != key.version or (opens is not None and not second_step(hand, opens)):
+    if (
+        hand.version != key.version
+        or key.holds  # a card only shown (an inline result), never a button
+        or (opens is not None and not second_step(hand, opens))
+    ):
         return Press(out, hand, STALE)
     return Press(out, hand, step=opens, page=key.page or 0)
 

@@ -37,8 +37,11 @@ class UnoBot(commands.Bot):
         sync_commands: bool = False,
         timers: bool = True,
         defer_after: float = DEFER_AFTER,
+        card_emoji: bool = True,
         **options: Any,
     ) -> None:
+        """`card_emoji`: upload the card art as application emoji at start (`bot.discord.emoji`);
+        without it, cards are text as before."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
@@ -54,12 +57,15 @@ class UnoBot(commands.Bot):
         self.delivery: Delivery | None = None  # the outbox of the Discord channels (on setup)
         self._sync_commands = sync_commands
         self._timers = timers
+        self._card_emoji = card_emoji
         self.timers = TimerLoop(service, self.uno.publish_timed, prefix=PREFIX, retry=TIMER_RETRY)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(FluentTranslator(self.uno.r.i18n))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(UnoCog(self.uno))
+        if self._card_emoji:
+            await self.uno.emoji.start()  # the list awaited, missing ones uploaded meanwhile
         # From now on commits of the Discord channels write outbox entries. Before the timers:
         # what a stopped process committed but had not shown (its results), then every running
         # game's table and whose turn it is.
@@ -74,6 +80,7 @@ class UnoBot(commands.Bot):
 
     async def close(self) -> None:
         await self.timers.stop()
+        await self.uno.emoji.close()
         if self.delivery is not None:
             await self.delivery.stop()
             with contextlib.suppress(TimeoutError):  # its outbox entries marked sent, or not

@@ -45,6 +45,8 @@ from bot import chat_keys, notes, steps
 from bot.buttons import HandKey
 from bot.delivery import Delivery
 from bot.discord import layout
+from bot.discord.emoji import CardEmoji, top_card_embeds
+from bot.discord.hand_row import ROOM_LEFT, hand_row
 from bot.discord.mentions import invitation, with_mentions
 from bot.discord.reply import DEFER_AFTER, MAX_CONTENT, LiveHand, Reply, chunks, fit
 from bot.i18n import COMMANDS, Arg, normalize_lang
@@ -114,6 +116,7 @@ class Controller:
         self.service = service
         self.r = renderer
         self.defer_after = defer_after
+        self.emoji = CardEmoji(client)  # empty unless started: then cards are text only
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
         self._live: dict[tuple[int, str], LiveHand] = {}  # (game, player) -> ephemeral hand
@@ -190,9 +193,17 @@ class Controller:
         page: int = 0,
         header: str | None = None,
     ) -> tuple[str, ui.View | None]:
-        parts = ([header] if header else []) + list(notes) + [self.r.hand(hand, self.names(names))]
-        text = self.localize(hand.lang, "\n\n".join(parts))
-        return fit(text), layout.hand_view(hand, self.r, page=page)
+        """The hand's text under `header` and `notes`, with its cards as pictures where they
+        fit (`bot.discord.hand_row`: under the text line of the cards), and its buttons."""
+        lang = hand.lang
+        before = [self.localize(lang, part) for part in ([header] if header else []) + list(notes)]
+        lines = self.localize(lang, self.r.hand(hand, self.names(names))).split("\n")
+        plain = "\n\n".join([*before, "\n".join(lines)])
+        row = hand_row(hand, self.emoji, self.r, MAX_CONTENT - ROOM_LEFT - len(plain) - 1)
+        if row is not None:  # the title, the cards' text line, then their pictures
+            lines.insert(2, row)
+        text = "\n\n".join([*before, "\n".join(lines)])
+        return fit(text), layout.hand_view(hand, self.r, page=page, emoji=self.emoji)
 
     def result_view(self, out: Outcome) -> ui.View | None:
         """The rematch button, when `out` is a match's result."""
@@ -355,9 +366,7 @@ class Controller:
             return
         text, view = "\n".join(texts), self.result_view(out)
         try:
-            message_id = await self.post(out.chat_key, text, view=view)
-            if out.outbox is not None and message_id is not None:  # never posted twice
-                await self.service.outbox.mark_sent(out, RESULTS, str(message_id))
+            await self.posted_results(out, await self.post(out.chat_key, text, view=view))
         except discord.Forbidden as exc:
             if exc.code != 50013:
                 raise
@@ -370,6 +379,12 @@ class Controller:
             creator = out.table.creator if out.table is not None else None
             if creator is not None and creator != actor and not is_bot(creator):
                 await self.tell_creator(out, creator, text)
+
+    async def posted_results(self, out: Outcome, message_id: int | None) -> None:
+        """The outcome's results are in the channel (posted, or as a command's public answer):
+        recorded with its outbox entry, so that delivering it again does not post them twice."""
+        if out.outbox is not None and out.announcements:
+            await self.service.outbox.mark_sent(out, RESULTS, str(message_id or ""))
 
     async def tell_creator(self, out: Outcome, creator: str, text: str) -> None:
         channel = f"<#{channel_of(out.chat_key)}>"
@@ -412,25 +427,27 @@ class Controller:
             if shown is not None and shown[0] == table.game_id and shown[1] > table.version:
                 return  # a newer state is already on screen
             content, view = self.table_message(table, names)
+            embeds = top_card_embeds(table, self.emoji, self.r)
             ref = await self.ref(table.game_id, TABLE_REF)
             if reply is not None:
                 clicked = reply.interaction.message
                 if clicked is not None and ref == str(clicked.id):
-                    await reply.update(content, view)
+                    await reply.update(content, view, embeds=embeds)
                     self._shown[key] = (table.game_id, table.version)
                     return
                 await reply.defer(update=True)  # answered before the slower channel calls
             channel = self.client.get_partial_messageable(channel_id)
             if ref is not None:
                 try:
-                    await channel.get_partial_message(int(ref)).edit(content=content, view=view)
+                    message = channel.get_partial_message(int(ref))
+                    await message.edit(content=content, view=view, embeds=embeds)
                 except discord.HTTPException as exc:
                     # Deleted (10008), or not editable with the bot's token: a new table message.
                     log.info("table of game %s not edited (%s): posted anew", table.game_id, exc)
                 else:
                     self._shown[key] = (table.game_id, table.version)
                     return
-            message = await channel.send(content, **_extras(view, mentions))
+            message = await channel.send(content, embeds=embeds, **_extras(view, mentions))
             await self.put_ref(table.game_id, TABLE_REF, str(message.id))
             self._shown[key] = (table.game_id, table.version)
 
@@ -767,7 +784,8 @@ class Controller:
         # A slash command (/uno, /challenge): the result is public, private details are not.
         lines = self.public_lines(out)
         if lines:
-            await reply.send("\n".join(lines), public=True, view=self.result_view(out))
+            sent = await reply.send("\n".join(lines), public=True, view=self.result_view(out))
+            await self.posted_results(out, sent)
         if hand is not None and (private or not lines):
             content, view = self.hand_message(hand, out.names, private)
             message_id = await reply.send(content, view=view)
@@ -947,6 +965,7 @@ class Controller:
             if not lines and out.table is not None:
                 lines.append(self.table_message(out.table, out.names)[0])
             await reply.send_long("\n".join(lines), public=True, view=self.result_view(out))
+            await self.posted_results(out, None)
             await self.publish(out, announce=False)
 
         await self._answer(interaction, handle)

@@ -20,6 +20,7 @@ from discord import ui
 
 from bot import steps
 from bot.buttons import BACK, PAGE
+from bot.discord.emoji import CardEmoji
 from bot.discord.items import (
     HandButton,
     HandMenu,
@@ -149,29 +150,50 @@ def _style(action: Action) -> discord.ButtonStyle:
     return _ACTION_STYLE.get(action.type, Style.secondary)
 
 
-def _option_button(hand: HandView, option: steps.Option, r: Renderer, row: int) -> HandButton:
+def _card_emoji(
+    hand: HandView, option: steps.Option, emoji: CardEmoji | None
+) -> discord.PartialEmoji | None:
+    """A card option's emoji (`bot.discord.emoji`), None without one: the label alone."""
+    return None if emoji is None else emoji.emoji(option.action.card, hand.lang)
+
+
+def _option_button(
+    hand: HandView, option: steps.Option, r: Renderer, row: int, emoji: CardEmoji | None
+) -> HandButton:
     button = ui.Button[Any](
         label=steps.option_label(r, hand, option)[:80],
         custom_id=hand_id(hand.game_id, hand.version, option.act),
         style=_style(option.action),
+        emoji=_card_emoji(hand, option, emoji),
     )
     return HandButton(button, row=row)
 
 
-def _buttons(hand: HandView, options: list[steps.Option], r: Renderer, first_row: int) -> list[Any]:
+def _buttons(
+    hand: HandView,
+    options: list[steps.Option],
+    r: Renderer,
+    first_row: int,
+    emoji: CardEmoji | None = None,
+) -> list[Any]:
     return [
-        _option_button(hand, option, r, first_row + i // ROW_WIDTH)
+        _option_button(hand, option, r, first_row + i // ROW_WIDTH, emoji)
         for i, option in enumerate(options)
     ]
 
 
-def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
-    """The hand's buttons; the cards in a paged select menu when they do not fit as buttons."""
+def hand_view(
+    hand: HandView, r: Renderer, *, page: int = 0, emoji: CardEmoji | None = None
+) -> ui.View | None:
+    """The hand's buttons; the cards in a paged select menu when they do not fit as buttons.
+
+    `emoji`: each card's emoji beside its label, where it exists."""
     if hand.left or hand.status != "running":
         return None
     cards, others = split_options(hand)
     if cards_fit_as_buttons(len(cards), len(others)):
-        return _view(_buttons(hand, cards, r, 0) + _buttons(hand, others, r, rows(len(cards))))
+        card_buttons = _buttons(hand, cards, r, 0, emoji)
+        return _view(card_buttons + _buttons(hand, others, r, rows(len(cards))))
     total = pages(len(cards))
     page = min(max(page, 0), total - 1)
     shown = cards[page * SELECT_PAGE : (page + 1) * SELECT_PAGE]
@@ -184,7 +206,7 @@ def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
     menu = ui.Select[Any](
         custom_id=hand_menu_id(hand.game_id, hand.version, page),
         placeholder=placeholder,
-        options=[_card_option(hand, option, r) for option in shown],
+        options=[_card_option(hand, option, r, emoji) for option in shown],
     )
     items: list[Any] = [HandMenu(menu, row=0)]
     row = 1
@@ -206,13 +228,16 @@ def hand_view(hand: HandView, r: Renderer, *, page: int = 0) -> ui.View | None:
     return _view(items + _buttons(hand, others, r, row))
 
 
-def _card_option(hand: HandView, option: steps.Option, r: Renderer) -> discord.SelectOption:
+def _card_option(
+    hand: HandView, option: steps.Option, r: Renderer, emoji: CardEmoji | None
+) -> discord.SelectOption:
     card = option.action.card
     assert card is not None
     return discord.SelectOption(
         label=steps.option_label(r, hand, option)[:100],
         value=option.act,
         description=r.i18n.card_name(hand.lang, card)[:100],
+        emoji=_card_emoji(hand, option, emoji),
     )
 
 

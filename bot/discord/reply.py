@@ -145,17 +145,22 @@ class Reply:
         for i, part in enumerate(parts, 1):
             await self.send(part, public=public, view=view if i == len(parts) else None)
 
-    async def update(self, content: str, view: ui.View | None) -> None:
-        """Edit the message whose component was used."""
+    async def update(
+        self, content: str, view: ui.View | None, *, embeds: list[discord.Embed] | None = None
+    ) -> None:
+        """Edit the message whose component was used; `embeds` None keeps its embeds."""
         content = fit(content)
+        extra: dict[str, Any] = {} if embeds is None else {"embeds": embeds}
         if not self.done:
-            callback = await self.interaction.response.edit_message(content=content, view=view)
+            callback = await self.interaction.response.edit_message(
+                content=content, view=view, **extra
+            )
             message_id = None if callback is None else callback.message_id
             if message_id is None and self.interaction.message is not None:
                 message_id = self.interaction.message.id
             self.original_id = message_id
             return
-        message = await self.interaction.edit_original_response(content=content, view=view)
+        message = await self.interaction.edit_original_response(content=content, view=view, **extra)
         self.original_id = message.id
 
     async def remove_view(self) -> None:

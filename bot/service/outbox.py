@@ -187,6 +187,10 @@ class OutboxPort:
                     if player in match.lobby.players:
                         out.hands[player] = projection.hand_view(match, settings, player)
 
+    async def extend(self, entry_ids: Sequence[int]) -> None:
+        """Entries this process is still sending stay its own for another lease."""
+        await self.uow.storage.extend_outbox(entry_ids, self.uow.clock() + self.lease)
+
     async def finish(self, out: Outcome) -> None:
         """The outcome's entries went out (or were dropped for good, like a blocked user's)."""
         if out.outbox is None:

@@ -48,6 +48,9 @@ __all__ = [
     "VersionConflict",
 ]
 
+KEEP_SENT: Final = 3600.0
+"""Seconds a sent outbox entry is kept (for an operator to look at) before it is deleted."""
+
 STATUSES: Final = frozenset({"lobby", "running", "finished", "killed", "broken"})
 """A game's life: ``lobby`` and ``running`` are open (one per chat); ``finished`` and
 ``killed`` ended; ``broken`` was set aside because its stored state could not be loaded."""
@@ -279,7 +282,12 @@ class StoragePort(Protocol):
         (claimed_until <= now), oldest first, each claimed until ``now + lease``. Two processes
         never get the same entry while its claim runs (PostgreSQL: FOR UPDATE SKIP LOCKED).
         An entry waits while an older unsent entry of its game is still claimed, so a game's
-        entries are handed out in order."""
+        entries are handed out in order. Entries sent more than `KEEP_SENT` seconds before
+        ``now`` are deleted meanwhile: the outbox holds what is pending and what was just sent."""
+
+    async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
+        """Keep the claims of entries still being delivered until at least ``until`` (a live
+        process renews what it holds, so nobody takes it over while it sends)."""
 
     async def finish_outbox(self, entry_id: int, now: float) -> None:
         """Mark an entry sent (idempotent)."""

@@ -44,6 +44,7 @@ from bot.service import Outcome, UnoService
 from bot.telegram.cache import CachingRenderer
 from bot.telegram.common import PREFIX, Admins, chat_key, retrying
 from bot.telegram.routers import all_routers
+from bot.telegram.routers.inline import InlinePlay
 from bot.telegram.sender import RESERVE, RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
@@ -51,7 +52,7 @@ from bot.timer_loop import TimerLoop
 
 log = logging.getLogger(__name__)
 
-PRIVATE_COMMANDS = ("start", "notify", "help", "rules")
+PRIVATE_COMMANDS = ("start", "notify", "pictures", "help", "rules")
 GROUP_LIMIT = RateLimit()  # Telegram: about 20 messages a minute in one group
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
@@ -66,6 +67,7 @@ def _keep_response_models() -> None:
     if not _RESPONSES:
         methods = (
             tg.AnswerCallbackQuery,
+            tg.AnswerInlineQuery,
             tg.DeleteMessage,
             tg.DeleteWebhook,
             tg.EditMessageReplyMarkup,
@@ -151,7 +153,7 @@ async def set_commands(bot: Bot, renderer: Renderer) -> None:
             BotCommand(
                 command=c,
                 description=renderer.t(lang, f"tg-cmd-{c}-private")
-                if c in ("start", "notify")
+                if c in ("start", "notify", "pictures")
                 else i18n.command_description(lang, c),
             )
             for c in PRIVATE_COMMANDS
@@ -191,6 +193,7 @@ class TelegramApp:
         wait: float = 2.0,
         commands: bool = True,
         freeze: bool = True,
+        sticker_owner: int | None = None,
     ) -> None:
         _keep_response_models()
         self.bot = bot
@@ -208,6 +211,8 @@ class TelegramApp:
         self.commands = commands
         self.freeze = freeze
         self.ui: TelegramUI | None = None
+        self.inline = InlinePlay()
+        self.sticker_owner = sticker_owner
         self.web_runner: web.AppRunner | None = None
         self.timers = TimerLoop(service, self._publish, prefix=PREFIX)
 
@@ -216,11 +221,26 @@ class TelegramApp:
             return self.ui
         me = await retrying(self.bot.me)
         self.ui = TelegramUI(
-            self.service, self.renderer, self.sender, me.username or "", wait=self.wait
+            self.service,
+            self.renderer,
+            self.sender,
+            me.username or "",
+            wait=self.wait,
+            inline=bool(me.supports_inline_queries),
         )
         self.ui.delivery = self.delivery
         self.ui.converge = not self.service.outbox.sole_process  # other processes edit too
-        self.dp.workflow_data.update(service=self.service, ui=self.ui, admins=self.admins)
+        self.dp.workflow_data.update(
+            service=self.service, ui=self.ui, admins=self.admins, inline=self.inline
+        )
+        if me.supports_inline_queries:
+            await self.inline.stickers.start(
+                self.bot,
+                self.service,
+                self.renderer.i18n,
+                owner=self.sticker_owner,
+                username=me.username or "",
+            )
         if self.commands:
             await set_commands(self.bot, self.renderer)
         # Everything built so far (aiogram's and pydantic's types, the locales) lives as long as
@@ -311,7 +331,12 @@ class TelegramApp:
 
 async def run_telegram(settings: Settings, service: UnoService) -> None:
     """`python -m bot` with TELEGRAM_TOKEN set: polling, or the webhook with WEBHOOK_URL."""
-    app = TelegramApp(create_bot(settings), service, group_limit=group_limit(settings))
+    app = TelegramApp(
+        create_bot(settings),
+        service,
+        group_limit=group_limit(settings),
+        sticker_owner=settings.sticker_owner_id,
+    )
     try:
         if settings.webhook_url:
             log.info(

@@ -15,6 +15,7 @@ from bot.buttons import BACK, LobbyKey, RematchKey, SettingKey
 from bot.render import Renderer
 from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
 from bot.telegram.callbacks import data, hand_data
+from bot.telegram.play_modes import mode_label, next_mode
 from bot.telegram.sender import Keyboard
 from bot.views import HandView
 from core.rules import PRESET_NAMES, Scoring
@@ -95,6 +96,11 @@ def link_keyboard(label: str, url: str) -> Keyboard | None:
     return _markup([[button(text=label, url=url)]])
 
 
+def _play_mode(r: Renderer, lang: str, settings: ChatSettings) -> Button:
+    label = r.t(lang, "inline-set-play-mode", mode=mode_label(r, lang, settings.play_mode))
+    return _setting(label, "play_mode", next_mode(settings.play_mode))
+
+
 def _setting(text: str, key: str, value: str) -> Button:
     return button(text=text, callback_data=data(SettingKey(key, value)))
 
@@ -104,8 +110,11 @@ def _next(values: tuple[object, ...], current: object) -> object:
     return values[(index + 1) % len(values)]
 
 
-def settings_keyboard(r: Renderer, lang: str, settings: ChatSettings) -> Keyboard | None:
-    """Preset, language, timer, color-blind mode and every rule option, one press each."""
+def settings_keyboard(
+    r: Renderer, lang: str, settings: ChatSettings, *, play_mode: bool = False
+) -> Keyboard | None:
+    """Preset, language, timer, color-blind mode and every rule option, one press each; with
+    `play_mode` (the bot plays inline), where the chat plays too."""
     rules = settings.rules()
     on, off = r.t(lang, "value-on"), r.t(lang, "value-off")
 
@@ -175,6 +184,7 @@ def settings_keyboard(r: Renderer, lang: str, settings: ChatSettings) -> Keyboar
             langs,
             [_setting(timer_label, "timer", timer_value), colorblind],
             [strong_bots],
+            [_play_mode(r, lang, settings)] if play_mode else [],
             *options,
             match_row,
             [creepers],

@@ -26,6 +26,12 @@ changes nothing with 400 "message is not modified". The queue handles all three 
   message (Telegram notifies a new message, never an edit) and the old one is then deleted
   (or, when Telegram no longer lets the bot delete it, its keyboard is taken away).
 
+A slot's content may be a `Photo` (bot.telegram.pictures): a picture with a caption, sent with
+`sendPhoto` and updated with one `editMessageMedia` (picture, caption and keyboard), uploaded once
+and then sent by its file id. A photo message cannot become text again: when a slot's photo must
+give way to text (a caption too long), the text goes out as a new, silent message and the photo
+is deleted.
+
 A slot's text may be `Mentioning`: its entities go with every send and edit of that message, but
 Telegram notifies the mentioned users only when a message is sent, never when it is edited.
 """
@@ -49,10 +55,11 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import EditMessageText, SendMessage
-from aiogram.types import Message, MessageEntity, ReplyParameters
+from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, SendPhoto
+from aiogram.types import InputMediaPhoto, Message, MessageEntity, ReplyParameters
 
 from bot.delivery import Undelivered
+from bot.telegram.pictures import Photo, Pictures
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +81,7 @@ class Mentioning:
     entities: tuple[MessageEntity, ...]
 
 
-Content = tuple[str | Mentioning, Keyboard | None]
+Content = tuple[str | Mentioning | Photo, Keyboard | None]
 Render = Callable[[], Content]
 OnForbidden = Callable[[int], Awaitable[None]]
 Budget = Callable[[int, bool], Awaitable[float]]
@@ -157,6 +164,7 @@ class Slot:
     version: int = -1
     shown: Content | None = None
     pending: _Op | None = None
+    photo: bool | None = None  # the message is a photo (None: not known, as after a restart)
 
 
 @dataclass(eq=False)
@@ -175,6 +183,8 @@ class _Op:
     waiters: list[asyncio.Future[Any]] = field(default_factory=list)
     strict: list[asyncio.Future[Any]] = field(default_factory=list)  # raise when given up
     rendered: tuple[Render, Content] | None = None
+    resend: bool = False  # the slot's message cannot show this: a new one, silently
+    as_photo: bool | None = None  # the kind of message the last call tried to show
     reserved: bool = False  # a slot of the shared budget is taken for the next call
 
     def content(self) -> Content:
@@ -304,8 +314,28 @@ class Outbox:
                 if "not modified" in text:
                     if op.slot is not None and op.render is not None:
                         op.slot.shown = op.content()
+                        op.slot.photo = op.as_photo
                     op.settle(True)
                     return
+                if op.slot is not None and "there is no text in the message" in text:
+                    op.slot.photo = True  # a photo (the bot restarted since it sent it)
+                    continue
+                if op.slot is not None and "file identifier" in text:
+                    content = op.content()[0]
+                    if isinstance(content, Photo) and self.sender.pictures.known(content):
+                        self.sender.pictures.forget(content)  # upload the bytes instead
+                        continue
+                if (
+                    op.slot is not None
+                    and op.slot.message_id is not None
+                    and op.as_photo
+                    and not op.slot.photo
+                    and not op.resend
+                    and "not found" not in text
+                ):
+                    # A text message that this Bot API server does not turn into a photo.
+                    op.resend = True
+                    continue
                 if (
                     op.slot is not None
                     and op.slot.message_id is not None
@@ -380,30 +410,74 @@ class Outbox:
             found = await slot.stored_id()
             if found is not None and found not in slot.dropped:  # another process sent it
                 slot.message_id, slot.shown = found, None
-        text, entities = _plain(content[0])
-        markup = content[1]
+        body, markup = content
+        new = slot.message_id is None or op.fresh
+        as_photo = isinstance(body, Photo) and (
+            not body.prefer_text or (not new and bool(slot.photo))
+        )
+        op.as_photo = as_photo
+        # A photo never becomes text: the text goes out as a new message, silently.
+        resend = op.resend or (not new and bool(slot.photo) and not as_photo)
         await self._spend(op)
-        if slot.message_id is None or op.fresh:
+        if new or resend:
             old = slot.message_id
-            send = SendMessage(chat_id=self.chat_id, text=text, entities=entities)
-            message = await bot(_with_keyboard(send, markup))
-            op.fresh = False
+            message = await self._send_slot(body, markup, as_photo, silent=not new)
+            op.fresh = op.resend = False
             slot.message_id = message.message_id
-            slot.shown = content
+            slot.shown, slot.photo = content, as_photo
             if old is not None:
                 self.push(_Op(self.chat_id, delete_of=old))
             if slot.on_new_id is not None:
                 await slot.on_new_id(message.message_id)
             return message
-        edit = EditMessageText(
-            chat_id=self.chat_id, message_id=slot.message_id, text=text, entities=entities
-        )
-        await bot(_with_keyboard(edit, markup))
-        slot.shown = content
+        if isinstance(body, Photo) and as_photo:
+            pictures = self.sender.pictures
+            media = InputMediaPhoto(media=await pictures.media(body), caption=body.caption)
+            edit_media = EditMessageMedia(
+                chat_id=self.chat_id, message_id=slot.message_id, media=media
+            )
+            result = await bot(_with_keyboard(edit_media, markup))
+            pictures.remember(body, result)
+        else:
+            text, entities = _plain(body.caption if isinstance(body, Photo) else body)
+            edit = EditMessageText(
+                chat_id=self.chat_id, message_id=slot.message_id, text=text, entities=entities
+            )
+            await bot(_with_keyboard(edit, markup))
+        slot.shown, slot.photo = content, as_photo
         return True
 
+    async def _send_slot(
+        self,
+        body: str | Mentioning | Photo,
+        markup: Keyboard | None,
+        as_photo: bool,
+        *,
+        silent: bool,
+    ) -> Message:
+        """A slot's content as a new message: a photo with its caption, or a text."""
+        bot = self.sender.bot
+        quiet = True if silent else None
+        if isinstance(body, Photo) and as_photo:
+            pictures = self.sender.pictures
+            photo = await pictures.media(body)
+            send_photo = SendPhoto(
+                chat_id=self.chat_id,
+                photo=photo,
+                caption=body.caption,
+                disable_notification=quiet,
+            )
+            message = await bot(_with_keyboard(send_photo, markup))
+            pictures.remember(body, message)
+            return message
+        text, entities = _plain(body.caption if isinstance(body, Photo) else body)
+        send = SendMessage(
+            chat_id=self.chat_id, text=text, entities=entities, disable_notification=quiet
+        )
+        return await bot(_with_keyboard(send, markup))
 
-M = TypeVar("M", SendMessage, EditMessageText)
+
+M = TypeVar("M", SendMessage, EditMessageText, SendPhoto, EditMessageMedia)
 
 
 def _plain(text: str | Mentioning) -> tuple[str, list[MessageEntity] | None]:
@@ -443,6 +517,7 @@ class Sender:
         self.sleep = sleep
         self.outboxes: dict[int, Outbox] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.pictures = Pictures()  # the file ids of uploaded pictures
 
     def _outbox(self, chat_id: int) -> Outbox:
         box = self.outboxes.get(chat_id)

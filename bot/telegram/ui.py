@@ -15,6 +15,11 @@ never a name or a top card that the next move would make wrong (the table, in th
 those). A hand that can act (its turn, or a move out of turn) is re-sent whenever the turn or
 the top card changes, so it shows them.
 
+A hand of `picture_from` cards or more (8 unless changed) is a photo of the cards with the hand's
+text as its caption (`bot.telegram.pictures.hand_content`, drawn by `bot.art.hand`): updated by
+one `editMessageMedia`, so it costs the calls a text hand costs. `/pictures` turns it off for a
+person (`PICTURES` among their own switches).
+
 Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
 plus `tg:title`), so a restarted bot keeps editing the same messages.
 
@@ -47,6 +52,8 @@ from bot.telegram.keyboards import (
     step_keyboard,
 )
 from bot.telegram.mentions import mentioning
+from bot.telegram.pictures import PICTURE_FROM, PICTURES, Photo, hand_content
+from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.views import HandView, TableView
 from core.events import DealerChosen
@@ -90,12 +97,15 @@ class TelegramUI:
         username: str,
         *,
         wait: float = 2.0,
+        inline: bool = False,
     ) -> None:
         self.service = service
+        self.modes = PlayModes(service, inline=inline)  # private chat, group (inline), both
         self.r = renderer
         self.sender = sender
         self.username = username
         self.wait = wait  # how long a handler waits for its messages before answering
+        self.picture_from = PICTURE_FROM  # a hand of this many cards is shown as a picture
         self.delivery: Delivery | None = None  # settles the outbox entries of what is published
         self._games: dict[int, _Game] = {}
         self._loading: dict[int, asyncio.Future[_Game]] = {}
@@ -226,7 +236,8 @@ class TelegramUI:
             )
             shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
             sends.append((None, shown))
-        for player, view in out.hands.items():
+        private = self.modes.private_hands(await self.modes.of(out.chat_key))
+        for player, view in out.hands.items() if private else ():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             began = out.turn_began == player
             futures.append(
@@ -288,7 +299,8 @@ class TelegramUI:
                 self.sender.remove_keyboard(chat_id, int(lobby), low=True)
             markup = None
             if view.status == "running":
-                markup = link_keyboard(r.t(view.lang, "btn-my-cards"), self.link(view.game_id))
+                mode = await self.modes.of(view.chat_key)
+                markup = table_markup(r, view.lang, view.game_id, self.link(view.game_id), mode)
 
             def render() -> Content:
                 return r.table(view, names), markup
@@ -374,8 +386,10 @@ class TelegramUI:
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
+        own = await self.service.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it.
-        ping = began and view.is_turn and not fresh and await self.turn_ping(view.player)
+        ping = began and view.is_turn and not fresh and _switch(own, TURN_PING)
+        pictures = _switch(own, PICTURES)
         names = dict(names)
         lines = list(notes or ())
 
@@ -383,15 +397,17 @@ class TelegramUI:
             text = self._hand_text(game, view, names)
             if lines:
                 text = "\n".join(lines) + "\n\n" + text
-            return text, hand_keyboard(self.r, view)
+            return self._hand_content(view, text, pictures), hand_keyboard(self.r, view)
 
         return self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
 
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless
         they turned it off)."""
-        own = (await self.service.personal(chat_key(int(player)))).get(TURN_PING)
-        return True if own is None else bool(own)
+        return _switch(await self.service.personal(chat_key(int(player))), TURN_PING)
+
+    def _hand_content(self, view: HandView, text: str, wanted: bool) -> str | Photo:
+        return hand_content(view, text, wanted=wanted, picture_from=self.picture_from)
 
     async def show_step(
         self, view: HandView, names: Mapping[str, str], head: str
@@ -400,11 +416,14 @@ class TelegramUI:
         keyboard."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
+        own = await self.service.personal(chat_key(int(view.player)))
+        pictures = _switch(own, PICTURES)
 
         def render() -> Content:
             title = steps.step_title(self.r, view, head)
             text = self._hand_text(game, view, names) + "\n\n" + title
-            return text, step_keyboard(self.r, view, head, names)
+            content = self._hand_content(view, text, pictures)
+            return content, step_keyboard(self.r, view, head, names)
 
         return self.sender.update(slot, render, view.version)
 
@@ -447,8 +466,9 @@ class TelegramUI:
                 if view is None or view.game_id != record.id or view.status != "running":
                     continue
                 await self.show_table(view, out.names)
+                private = self.modes.private_hands(await self.modes.of(record.chat_key))
                 for seat in view.seats:
-                    if seat.is_bot:
+                    if seat.is_bot or not private:
                         continue
                     mine = await self.service.hand(User(seat.id, seat.name), game_id=view.game_id)
                     hand = mine.hands.get(seat.id)
@@ -488,6 +508,11 @@ class TelegramUI:
             slot = self._messages[key] = Slot(chat_id, message_id)
         content: Content = (text, markup)
         return self.sender.update(slot, lambda: content, slot.version)
+
+
+def _switch(own: Mapping[str, Any], key: str) -> bool:
+    """One of a person's own switches (`TURN_PING`, `PICTURES`): on unless they turned it off."""
+    return own.get(key) is not False
 
 
 def _done() -> asyncio.Future[Any]:

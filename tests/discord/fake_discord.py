@@ -2,10 +2,14 @@
 
 The fake is an aiohttp server on 127.0.0.1 that speaks enough of Discord's v10 REST API for
 discord.py: login, application command sync, interaction callbacks, webhook (followup / original
-response) messages, channel messages, DMs, guild / channel / member look-ups.  It keeps state
-(messages per channel with snowflake ids, ephemeral messages with their single viewer, DMs),
-records every call, validates message payloads like Discord does (answering 400 / 50035), and
-can inject failures (429 with Discord's body and headers, 5xx, 403 ...).
+response) messages, channel messages, DMs, guild / channel / member look-ups, application emoji
+(list, create, delete).  It keeps state (messages per channel with snowflake ids, ephemeral
+messages with their single viewer, DMs, the application's emoji), records every call, validates
+message payloads like Discord does (answering 400 / 50035; a component naming a custom emoji
+that does not exist is "Invalid emoji"), and can inject failures (429 with Discord's body and
+headers, 5xx, 403 ...). A custom emoji named in a message's content (`<:name:id>`) is not
+checked, as Discord does not: content is free text up to its length limit, and an emoji the
+sender cannot use shows as its `:name:`; `content_emoji` lists them for the tests to check.
 
 No gateway is involved: after ``bot.login`` the driver feeds READY / GUILD_CREATE straight into
 ``bot._connection`` and then builds real INTERACTION_CREATE payloads and hands them to
@@ -39,9 +43,12 @@ snowflakes / timestamps is ``time`` plus an offset that tests move with ``fake.a
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import copy
 import datetime as dt
+import io
 import json
 import logging
 import math
@@ -54,6 +61,7 @@ from typing import Any
 
 import discord
 import discord.http
+import PIL.Image
 from aiohttp import web
 
 JSON = dict[str, Any]
@@ -85,6 +93,12 @@ MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
 MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
+
+# Application emoji (GET/POST /applications/{id}/emojis)
+MAX_APP_EMOJIS = 2000
+MAX_EMOJI_BYTES = 256 * 1024
+_EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
+_DATA_URI = re.compile(r"data:image/(?:png|jpeg|jpg|gif|webp|avif);base64,(?P<data>.*)", re.S)
 
 TOKEN_LIFETIME = 15 * 60.0
 RESPONSE_DEADLINE = 3.0
@@ -483,6 +497,14 @@ def find_component(
     return None
 
 
+_CONTENT_EMOJI = re.compile(r"<a?:(?P<name>[A-Za-z0-9_]{2,32}):(?P<id>\d{1,20})>")
+
+
+def content_emoji(text: str) -> list[tuple[str, int]]:
+    """The custom emoji a message's content names (`<:name:id>`), in order: (name, id)."""
+    return [(m["name"], int(m["id"])) for m in _CONTENT_EMOJI.finditer(text)]
+
+
 def message_texts(data: JSON) -> list[str]:
     """Every user-visible text of a message payload."""
     out: list[str] = []
@@ -518,6 +540,16 @@ def _as_id(obj: Any) -> int:
     if isinstance(obj, str):
         return int(obj)
     return int(obj.id)
+
+
+def _is_picture(data: bytes) -> bool:
+    """Whether `data` decodes as an image (Discord decodes every emoji it is given)."""
+    try:
+        with PIL.Image.open(io.BytesIO(data)) as image:
+            image.verify()
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _iso(ts: float) -> str:
@@ -564,6 +596,8 @@ class FakeDiscord:
         self.global_commands: list[JSON] = []
         self.guild_commands: dict[int, list[JSON]] = {}
         self.sync_payloads: list[SyncRecord] = []
+        self.app_emojis: dict[int, JSON] = {}  # the application's emoji by id
+        self.app_emoji_limit = MAX_APP_EMOJIS  # tests lower it to reach the limit quickly
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
         self._failures: list[_Failure] = []
         self._bots: list[discord.Client] = []
@@ -1029,6 +1063,10 @@ class FakeDiscord:
                 r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands",
                 self._r_post_command,
             ),
+            ("GET", r"/applications/(?P<app>\d+)/emojis", self._r_list_app_emojis),
+            ("POST", r"/applications/(?P<app>\d+)/emojis", self._r_create_app_emoji),
+            ("GET", r"/applications/(?P<app>\d+)/emojis/(?P<eid>\d+)", self._r_get_app_emoji),
+            ("DELETE", r"/applications/(?P<app>\d+)/emojis/(?P<eid>\d+)", self._r_delete_app_emoji),
             ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._r_callback),
             ("POST", w, self._r_followup),
             ("GET", w + r"/messages/(?P<mid>@original|\d+)", self._r_webhook_get),
@@ -1172,6 +1210,83 @@ class FakeDiscord:
             "approximate_guild_count": len(self.guilds),
             "integration_types_config": {"0": {}},
         }
+
+    # ------------------------------------------------------------------ routes: app emoji
+
+    def add_app_emoji(self, name: str) -> JSON:
+        """An application emoji that exists already (uploaded by hand, or by an older run)."""
+        emoji: JSON = {
+            "id": str(self.snowflake()),
+            "name": name,
+            "roles": [],
+            "user": self.bot_user.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": False,
+            "available": True,
+        }
+        self.app_emojis[int(emoji["id"])] = emoji
+        return emoji
+
+    def app_emoji(self, name: str) -> JSON | None:
+        return next((e for e in self.app_emojis.values() if e["name"] == name), None)
+
+    def _r_list_app_emojis(
+        self, call: Call, body: Any, files: list[JSON], app: str
+    ) -> tuple[int, Any]:
+        self._check_app(app)
+        return 200, {"items": [copy.deepcopy(e) for e in self.app_emojis.values()]}
+
+    def _r_get_app_emoji(
+        self, call: Call, body: Any, files: list[JSON], app: str, eid: str
+    ) -> tuple[int, Any]:
+        self._check_app(app)
+        emoji = self.app_emojis.get(int(eid))
+        if emoji is None:
+            raise ApiError(404, 10014, "Unknown Emoji")
+        return 200, copy.deepcopy(emoji)
+
+    def _r_delete_app_emoji(
+        self, call: Call, body: Any, files: list[JSON], app: str, eid: str
+    ) -> tuple[int, Any]:
+        self._check_app(app)
+        if self.app_emojis.pop(int(eid), None) is None:
+            raise ApiError(404, 10014, "Unknown Emoji")
+        return 204, None
+
+    def _r_create_app_emoji(
+        self, call: Call, body: Any, files: list[JSON], app: str
+    ) -> tuple[int, Any]:
+        """Discord's checks: a name of 2-32 letters, digits and `_`, not taken; an image as a
+        data URI of a real picture, at most 256 KiB; at most 2,000 emoji per application."""
+        self._check_app(app)
+        body = body if isinstance(body, dict) else {}
+        errs = _FormErrors()
+        name = body.get("name")
+        if not isinstance(name, str) or not _EMOJI_NAME.fullmatch(name):
+            errs.add(["name"], "STRING_TYPE_REGEX", "String value did not match validation regex.")
+        elif self.app_emoji(name) is not None:
+            errs.add(["name"], "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken.")
+        m = _DATA_URI.fullmatch(str(body.get("image") or ""))
+        try:
+            image = base64.b64decode(m["data"], validate=True) if m else b""
+        except (binascii.Error, ValueError):
+            image = b""
+        if not _is_picture(image):
+            errs.add(["image"], "IMAGE_INVALID", "Invalid image data")
+        elif len(image) > MAX_EMOJI_BYTES:
+            errs.add(["image"], "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb.")
+        errs.raise_if_any()
+        if len(self.app_emojis) >= self.app_emoji_limit:
+            raise ApiError(400, 30008, "Maximum number of emojis reached")
+        assert isinstance(name, str)
+        return 201, copy.deepcopy(self.add_app_emoji(name))
+
+    def _check_emoji(self, errs: _FormErrors, path: list[str | int], emoji: Any) -> None:
+        """A component's custom emoji must exist (here: be one of the application's)."""
+        known = not isinstance(emoji, dict) or emoji.get("id") is None
+        if not known and int(emoji["id"]) not in self.app_emojis:
+            errs.add([*path, "emoji", "id"], "COMPONENT_INVALID_EMOJI", "Invalid emoji")
 
     # ------------------------------------------------------------------ routes: commands
 
@@ -1764,6 +1879,14 @@ class FakeDiscord:
             errs.max_len([*ep, "description"], e.get("description"), 4096)
             errs.max_len([*ep, "footer", "text"], (e.get("footer") or {}).get("text"), 2048)
             errs.max_len([*ep, "author", "name"], (e.get("author") or {}).get("name"), 256)
+            for picture in ("thumbnail", "image"):
+                url = str((e.get(picture) or {}).get("url", "https:"))
+                if url.split(":", 1)[0] not in ("http", "https", "attachment"):
+                    errs.add(
+                        [*ep, picture, "url"],
+                        "URL_TYPE_INVALID_SCHEME",
+                        "Scheme must be one of ('http', 'https', 'attachment').",
+                    )
             fields = e.get("fields") or []
             if len(fields) > 25:
                 errs.add([*ep, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
@@ -1870,6 +1993,7 @@ class FakeDiscord:
                 errs.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
             if not comp.get("label") and not comp.get("emoji") and style != 6:
                 errs.add([*path], "BUTTON_COMPONENT_INVALID", "A label or emoji is required")
+            self._check_emoji(errs, path, comp.get("emoji"))
         elif ctype in _SELECT_TYPES:
             if not comp.get("custom_id"):
                 errs.add([*path, "custom_id"], "BASE_TYPE_REQUIRED", "This field is required")
@@ -1900,6 +2024,7 @@ class FakeDiscord:
                         errs.max_len([*op, key], opt.get(key), 100)
                     if not opt.get("label") or not opt.get("value"):
                         errs.add(op, "BASE_TYPE_REQUIRED", "label and value are required")
+                    self._check_emoji(errs, op, opt.get("emoji"))
                     if opt.get("value") in values:
                         errs.add(
                             [*op, "value"],

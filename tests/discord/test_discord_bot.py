@@ -319,7 +319,7 @@ def table_factory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[.
         storage = await Storage.open(db_path, clock=clock)
         service = UnoService(storage, clock=clock, bot_delay=bot_delay, seed=lambda: 4242)
         await service.start()
-        options = {"timers": False, **bot_options}
+        options = {"timers": False, "card_emoji": False, **bot_options}
         table: Table | None = None
         try:
             async with FakeDiscord() as fake:

@@ -61,3 +61,28 @@ async def test_a_commit_left_unshown_is_shown_once_at_start(make_table: Callable
         await t.bot.delivery.settled()
         assert len(left_texts(t, "Вика")) == 1
         t.assert_clean()
+
+
+async def test_results_answered_by_a_command_are_not_posted_again(
+    make_table: Callable[..., Any],
+) -> None:
+    """/leave answers with the results publicly; a process that stopped before marking its
+    entry sent leaves it to the next, which edits the table but posts nothing twice."""
+    async with make_table() as t:
+        anya, borya, vika, _ = t.users
+        await t.started(anya, borya, vika)
+        await t.slash(vika, "leave")
+        assert t.bot.delivery is not None
+        await t.bot.delivery.settled()
+        answered = left_texts(t, "Вика")
+        assert len(answered) == 1
+        await t.shutdown_for_restart()
+        with closing(sqlite3.connect(t.db_path)) as db, db:  # as if never marked sent
+            db.execute("UPDATE outbox SET sent_at = NULL WHERE id = (SELECT max(id) FROM outbox)")
+        assert unsent(t.db_path) == 1
+        await t.boot_after_restart()
+        assert t.bot.delivery is not None
+        await t.bot.delivery.settled()
+        assert unsent(t.db_path) == 0
+        assert left_texts(t, "Вика") == answered
+        t.assert_clean()

@@ -3,11 +3,16 @@ the outcomes a delivery rebuilds from entries and the latest committed state."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 
 from bot.deadlines import DEFAULT_LOBBY_IDLE
+from bot.delivery import Delivery
 from bot.service import Outcome, UnoService
 from bot.service.outbox import LEASE
+from bot.storage import Storage
 from core.events import event_to_dict
 from tests.service.conftest import ALICE, BORIS, GLEB, FakeClock
 
@@ -115,3 +120,34 @@ async def test_a_sole_process_takes_every_claim_over_at_start(
     joined = await service.join(CHAT, BORIS)
     found = await service.outbox.claim("tg:", start=start)
     assert [ids(o) for o in found] == ([ids(joined)] if start else [])
+
+
+async def test_a_slow_send_keeps_its_claim_while_its_process_lives(
+    service: UnoService, clock: FakeClock, db_path: Path
+) -> None:
+    """A send waiting long (a group out of budget) outlives the first claim: the delivery loop
+    renews it, so another process does not take the entry over and send it twice."""
+    delivery = Delivery(service.outbox, "tg:")
+    published: list[Outcome] = []
+
+    async def publish(out: Outcome) -> None:
+        published.append(out)
+
+    delivery.publish = publish
+    await service.new_game(CHAT, ALICE)
+    joined = await service.join(CHAT, BORIS)
+    slow: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    delivery.track(joined, [(None, slow)])
+    other = await Storage.open(db_path, exclusive=False)  # another process on the database
+    try:
+        for _ in range(3):
+            clock.advance(LEASE * 0.45)  # the loop looks at least every half lease
+            assert await other.claim_outbox("tg:", clock.now, LEASE) == []
+            assert await delivery.deliver_due() == 0
+        slow.set_result(None)
+        await delivery.wait_finished(1)
+        clock.advance(LEASE * 10)
+        assert await other.claim_outbox("tg:", clock.now, LEASE) == []  # finished
+    finally:
+        await other.close()
+    assert published == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import AsyncIterator
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -25,7 +26,8 @@ from bot.storage import (
     StoragePort,
     VersionConflict,
 )
-from tests.storage.conftest import Backend, FakeClock
+from bot.storage.port import KEEP_SENT
+from tests.storage.conftest import Backend, FakeClock, PostgresBackend, SqliteBackend
 
 CHAT = "tg:-100123"
 OTHER = "dc:9876"
@@ -255,3 +257,46 @@ async def test_the_send_budget_holds_for_a_taker_whose_clock_is_behind(
         assert await storage.take_send_slot(CHAT, 100.0 + k * 0.1, 20, 60.0) == 0.0
     assert await storage.take_send_slot(CHAT, 165.0, 20, 60.0) == 0.0  # a clock ahead
     assert await storage.take_send_slot(CHAT, 150.0, 20, 60.0) > 0.0  # (90, 150] holds 20
+
+
+async def test_a_live_claim_is_extended_not_shortened(
+    storage: StoragePort, other: StoragePort
+) -> None:
+    g = await _running(storage)
+    g = await _move(storage, g, {"n": 1}, claim=100.0)
+    [entry] = g.outbox
+    await storage.extend_outbox([entry], 150.0)  # still being sent: renewed
+    assert await other.claim_outbox("tg:", 120.0, LEASE) == []
+    await storage.extend_outbox([entry, entry + 1000, 2**70], 110.0)  # never shortened
+    assert await other.claim_outbox("tg:", 140.0, LEASE) == []
+    [taken] = await other.claim_outbox("tg:", 150.0, LEASE)  # its process stopped renewing
+    assert taken.id == entry
+    await other.finish_outbox(entry, 151.0)
+    await storage.extend_outbox([entry], 500.0)  # a finished entry stays finished
+    assert await other.claim_outbox("tg:", FAR, LEASE) == []
+
+
+async def _outbox_ids(backend: Backend) -> list[int]:
+    """The ids of every outbox row, read from outside the storage."""
+    if isinstance(backend, SqliteBackend):
+        with closing(backend.raw()) as raw:
+            return [r[0] for r in raw.execute("SELECT id FROM outbox ORDER BY id")]
+    assert isinstance(backend, PostgresBackend)
+    async with backend.raw() as conn:
+        return [r[0] for r in await conn.fetch("SELECT id FROM outbox ORDER BY id")]
+
+
+async def test_sent_entries_are_deleted_after_a_while(
+    backend: Backend, storage: StoragePort
+) -> None:
+    g = await _running(storage)
+    g = await _move(storage, g, {"n": 1}, claim=10.0)
+    [sent] = g.outbox
+    g = await _move(storage, g, {"n": 2}, claim=10.0)
+    [pending] = g.outbox
+    await storage.finish_outbox(sent, 100.0)
+    assert await storage.claim_outbox("dc:", 100.0 + KEEP_SENT, LEASE) == []
+    assert await _outbox_ids(backend) == [sent, pending]  # just sent: kept a while
+    [claimed] = await storage.claim_outbox("tg:", 101.0 + KEEP_SENT, LEASE)
+    assert claimed.id == pending
+    assert await _outbox_ids(backend) == [pending]  # what is pending is never deleted

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,6 +32,7 @@ from bot.views import BOT_PREFIX
 from core.cards import ALL_CARDS, COLORS
 from core.game import Game
 from tests.telegram.fake_bot_api import (
+    ApiCall,
     CallbackAnswer,
     FakeBotAPI,
     FakeChat,
@@ -99,10 +101,13 @@ class Harness:
         started: Iterable[int] | None = None,
         lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
         names: list[str] | None = None,
+        app_options: dict[str, Any] | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        """`names`: the users' first names, instead of the language's usual ones; `clock`: the
-        service's time (a fake one), instead of the wall clock."""
+        """`names`: the users' first names, instead of the language's usual ones;
+        `app_options`: more keyword arguments for `TelegramApp`; `clock`: the service's time
+        (a fake one), instead of the wall clock."""
+        self.app_options = app_options or {}
         self.api = api
         self.db_path = db_path
         self.lang = lang
@@ -131,9 +136,12 @@ class Harness:
         self.storage = await Storage.open(self.db_path)
         seed = self.seed
         self.service = UnoService(
-            self.storage, bot_delay=self.bot_delay, lobby_idle=self.lobby_idle, seed=lambda: seed,
-            **({} if self.clock is None else {"clock": self.clock}),
-        )  # fmt: skip
+            self.storage,
+            clock=self.clock or time.time,
+            bot_delay=self.bot_delay,
+            lobby_idle=self.lobby_idle,
+            seed=lambda: seed,
+        )
         await self.service.start()
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
@@ -147,6 +155,7 @@ class Harness:
             group_limit=self.group_limit,
             wait=5.0,
             freeze=False,
+            **self.app_options,
         )
         self.inflight = InFlight()
         self.app.dp.update.outer_middleware(self.inflight)
@@ -335,16 +344,33 @@ class Sent:
     buttons: list[str] = field(default_factory=list)
 
 
+def sent_text(call: ApiCall) -> str | None:
+    """The text (or a photo's caption) a successful call of the bot showed, None for other
+    calls: the one place that knows where each method carries its words."""
+    if not call.ok:
+        return None
+    if call.is_("sendMessage") or call.is_("editMessageText"):
+        return str(call.params.get("text"))
+    if call.is_("sendPhoto") or call.is_("editMessageCaption"):
+        return str(call.params.get("caption") or "")
+    if call.is_("editMessageMedia"):
+        return str((call.params.get("media") or {}).get("caption") or "")
+    return None
+
+
 def bot_texts(api: FakeBotAPI) -> list[Sent]:
-    """Every text the bot sent or edited to, with its buttons' labels."""
+    """Every text (and caption) the bot sent or edited to, with its buttons' labels."""
     out = []
     for call in api.calls():
-        if call.ok and (call.is_("sendMessage") or call.is_("editMessageText")):
+        text = sent_text(call)
+        if text is not None:
             chat = call.chat_id
+            if chat is None and "inline_message_id" in call.params:  # a message chosen inline
+                chat = api.inline_chat(str(call.params["inline_message_id"]))
             assert isinstance(chat, int)
             markup = call.params.get("reply_markup") or {}
             labels = [b["text"] for row in markup.get("inline_keyboard", []) for b in row]
-            out.append(Sent(chat, str(call.params.get("text")), labels))
+            out.append(Sent(chat, text, labels))
     return out
 
 

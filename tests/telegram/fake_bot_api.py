@@ -27,6 +27,13 @@ id (a ``text_mention`` entity, or ``<a href="tg://user?id=...">`` with HTML pars
 Telegram notifies them; an edit notifies nobody, as on Telegram. Entities must lie inside the
 text (offsets and lengths in UTF-16 code units), else 400 "can't parse entities".
 
+Photos (``sendPhoto``, ``editMessageMedia``, ``editMessageCaption``) are checked as Telegram
+checks them: a caption of at most 1024 characters, an upload of at most 10 MB whose width and
+height add up to at most 10000 with a side ratio of at most 20, a known ``file_id``; every upload
+gets new file ids (one per size, as Telegram's ``PhotoSize`` list) and ``picture(msg)`` gives the
+bytes a photo message shows. A photo has no text: ``editMessageText`` on it is refused;
+``editMessageMedia`` turns a text message into a photo (Bot API 9).
+
 Deliberate simplifications (documented so nobody relies on them by accident):
 HTML/Markdown is stored as sent (``StoredMessage.text`` keeps tags; ``plain_text`` strips HTML);
 "not modified" compares the raw text, entities and inline keyboard; privacy mode is off (every
@@ -38,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import io
 import itertools
 import json
 import random
@@ -52,6 +60,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Update
 from aiohttp import ClientError, ClientSession, ClientTimeout, web
+from PIL import Image
 
 __all__ = [
     "ApiCall",
@@ -94,6 +103,10 @@ _NOT_MODIFIED = (
     "are exactly the same as a content and reply markup of the current content of the message"
 )
 DELETE_WINDOW = 48 * 3600  # seconds a bot may delete a message after it was sent
+CAPTION_LIMIT = 1024  # a caption's characters (UTF-16 code units)
+PHOTO_BYTES = 10 * 1024 * 1024  # an uploaded photo at most
+PHOTO_SIDES = 10_000  # a photo's width and height together at most
+PHOTO_RATIO = 20  # a photo's long side at most this many times its short side
 _BAD_QUERY = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 _ADMIN_RIGHTS = (
     "can_manage_chat",
@@ -173,6 +186,11 @@ class StoredMessage:
     reply_to: int | None = None
     edit_date: int | None = None
     deleted: bool = False
+    sticker: str | None = None  # the file id of a sticker message
+    via_bot: bool = False  # sent by a user through the bot's inline mode (the bot may edit it)
+    inline_message_id: str | None = None  # such a message with a keyboard: how the bot edits it
+    caption: str | None = None  # a photo's caption (a photo message has no text)
+    photo: list[Json] | None = None  # a photo's sizes (PhotoSize), the original last
 
     @property
     def from_bot(self) -> bool:
@@ -186,8 +204,8 @@ class StoredMessage:
 
     @property
     def plain_text(self) -> str:
-        """The text as a user would see it (HTML tags stripped)."""
-        return _visible_text(self.text or "", self.parse_mode)
+        """The text as a user would see it (HTML tags stripped); a photo's caption."""
+        return _visible_text(self.text or self.caption or "", self.parse_mode)
 
     def to_api(self) -> Json:
         data: Json = {
@@ -198,8 +216,14 @@ class StoredMessage:
         }
         if self.text is not None:
             data["text"] = self.text
+        if self.sticker is not None:
+            data["sticker"] = {"file_id": self.sticker}
         if self.entities:
             data["entities"] = self.entities
+        if self.photo is not None:
+            data["photo"] = self.photo
+        if self.caption is not None:
+            data["caption"] = self.caption
         if self.reply_markup:
             data["reply_markup"] = self.reply_markup
         if self.edit_date:
@@ -379,6 +403,15 @@ class FakeBotAPI:
         self._updates: list[_PendingUpdate] = []
         self._allowed_updates: set[str] | None = None
         self._callback_answers: dict[str, list[CallbackAnswer]] = {}
+        # Inline mode and sticker sets (see the block of their methods below).
+        self.inline_mode = False  # what getMe says: /setinline at @BotFather turns it on
+        self.sticker_sets: dict[str, FakeStickerSet] = {}
+        self._sticker_files: dict[str, FakeSticker] = {}
+        self._inline_queries: dict[str, tuple[FakeUser, str]] = {}
+        self._inline_answers: dict[str, list[InlineAnswer]] = {}
+        self._inline_messages: dict[str, StoredMessage] = {}
+        self.photos: dict[str, bytes] = {}  # every photo's file id (each size's) -> its bytes
+        self._photo_files: dict[str, list[Json]] = {}  # any size's file id -> the photo's sizes
         self.notifications: list[Notification] = []
         self._ids = itertools.count(1)
         self._update_ids = itertools.count(10_000)
@@ -419,7 +452,7 @@ class FakeBotAPI:
         return Bot(self.token, session=self.session(), **kwargs)
 
     async def start(self) -> None:
-        app = web.Application()
+        app = web.Application(client_max_size=50 * 2**20)  # Telegram takes 50 MB uploads
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         # handler_cancellation: a long poll whose client went away (stop_polling) is cancelled
         # instead of lingering until its timeout and answering into the void.
@@ -874,7 +907,7 @@ class FakeBotAPI:
         elif request.can_read_body:
             for key, value in (await request.post()).items():
                 if isinstance(value, web.FileField):
-                    params[key] = f"<file {value.filename}>"
+                    params[key] = Upload(f"<file {value.filename}>", value.file.read())
                 else:
                     params[key] = _decode_field(key, str(value))
         return params
@@ -955,9 +988,9 @@ class FakeBotAPI:
         return chat
 
     def _bot_message(self, params: Json, action: str) -> StoredMessage:
-        chat = self._chat(params)
         if "inline_message_id" in params and "message_id" not in params:
-            raise ApiError(400, "Bad Request: inline messages are not supported by the fake")
+            return self._inline_message(params)
+        chat = self._chat(params)
         msg = self._messages.get(chat.id, {}).get(_as_int(params.get("message_id"), "message_id"))
         if msg is None or msg.deleted:
             raise ApiError(400, f"Bad Request: message to {action} not found")
@@ -1017,7 +1050,7 @@ class FakeBotAPI:
             **self.bot.to_api(),
             "can_join_groups": True,
             "can_read_all_group_messages": True,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
         }
 
     def _m_setWebhook(self, params: Json) -> bool:
@@ -1136,28 +1169,32 @@ class FakeBotAPI:
         self._record_notifications(msg)
         return data
 
-    def _m_editMessageText(self, params: Json) -> Json:
+    def _m_editMessageText(self, params: Json) -> Json | bool:
         msg = self._bot_message(params, "edit")
+        if msg.photo is not None:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
         text = self._checked_text(params)
         markup = self._inline_markup(params)  # omitting reply_markup removes the keyboard
         entities = params.get("entities") or None
-        if not msg.from_bot:
+        if not (msg.from_bot or msg.via_bot):
             raise ApiError(400, "Bad Request: message can't be edited")
+        if msg.text is None:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
         if (text, entities, markup) == (msg.text, msg.entities, msg.reply_markup):
             raise ApiError(400, _NOT_MODIFIED)
         msg.text, msg.entities, msg.reply_markup = text, entities, markup
         msg.parse_mode, msg.edit_date = params.get("parse_mode"), int(time.time())
-        return msg.to_api()
+        return True if msg.via_bot else msg.to_api()
 
-    def _m_editMessageReplyMarkup(self, params: Json) -> Json:
+    def _m_editMessageReplyMarkup(self, params: Json) -> Json | bool:
         msg = self._bot_message(params, "edit")
         markup = self._inline_markup(params)
-        if not msg.from_bot:
+        if not (msg.from_bot or msg.via_bot):
             raise ApiError(400, "Bad Request: message can't be edited")
         if markup == msg.reply_markup:
             raise ApiError(400, _NOT_MODIFIED)
         msg.reply_markup, msg.edit_date = markup, int(time.time())
-        return msg.to_api()
+        return True if msg.via_bot else msg.to_api()
 
     def _m_deleteMessage(self, params: Json) -> bool:
         msg = self._bot_message(params, "delete")
@@ -1244,3 +1281,406 @@ class FakeBotAPI:
 
     def _m_logOut(self, params: Json) -> bool:
         return True
+
+    # ------------------------------------------------------------------ stickers, inline mode
+    #
+    # Sticker sets the bot creates from uploaded PNGs (a static sticker: one side exactly
+    # 512 px, the other at most 512), inline queries and chosen inline results as updates,
+    # and the messages users send through inline mode (editable by `inline_message_id` when
+    # the result carried a keyboard, as on Telegram). Refused as Telegram refuses: a set name
+    # not ending in `_by_<bot username>`, more than 50 initial stickers or 120 in a set, a
+    # picture of the wrong size, more than 50 results, a result id that is empty, longer than
+    # 64 bytes or repeated, a cached sticker whose file id the server never issued.
+
+    def _sticker_of(self, params: Json, value: Any) -> FakeSticker:
+        """An InputSticker's picture: an upload (`attach://<field>`) checked as Telegram does."""
+        if not isinstance(value, dict):
+            raise ApiError(400, "Bad Request: can't parse InputSticker JSON object")
+        if value.get("format") != "static":
+            raise ApiError(400, "Bad Request: STICKER_FORMAT_INVALID")
+        emoji = value.get("emoji_list")
+        if not isinstance(emoji, list) or not 1 <= len(emoji) <= 20:
+            raise ApiError(400, "Bad Request: STICKER_EMOJI_INVALID")
+        keywords = value.get("keywords") or []
+        if len(keywords) > 20 or sum(len(k) for k in keywords) > 64:
+            raise ApiError(400, "Bad Request: STICKER_KEYWORDS_INVALID")
+        ref = str(value.get("sticker", ""))
+        upload = params.get(ref.removeprefix("attach://")) if ref.startswith("attach://") else None
+        if not isinstance(upload, Upload):
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        size = _png_size(upload.data)
+        if size is None:
+            raise ApiError(400, "Bad Request: STICKER_PNG_NOPNG")
+        width, height = size
+        if max(width, height) != 512 or min(width, height) < 1:
+            raise ApiError(400, "Bad Request: STICKER_PNG_DIMENSIONS")
+        n = next(self._ids)
+        sticker = FakeSticker(
+            f"CAACAgIAAx{n:08d}", f"AgAD{n:08d}", str(emoji[0]), width, height, upload.data
+        )
+        self._sticker_files[sticker.file_id] = sticker
+        return sticker
+
+    def _owned_set(self, params: Json) -> FakeStickerSet:
+        found = self.sticker_sets.get(str(params.get("name", "")).lower())
+        if found is None:
+            raise ApiError(400, "Bad Request: STICKERSET_INVALID")
+        if _as_int(params.get("user_id"), "user_id") != found.owner:
+            raise ApiError(400, "Bad Request: USER_ID_INVALID")
+        return found
+
+    def _m_createNewStickerSet(self, params: Json) -> bool:
+        name = str(params.get("name", ""))
+        suffix = f"_by_{self.bot.username}".lower()
+        if (
+            not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name)
+            or "__" in name
+            or not name.lower().endswith(suffix)
+        ):
+            raise ApiError(400, "Bad Request: invalid sticker set name is specified")
+        if name.lower() in self.sticker_sets:
+            raise ApiError(400, "Bad Request: sticker set name is already occupied")
+        owner = _as_int(params.get("user_id"), "user_id")
+        if owner not in self.users:
+            raise ApiError(400, "Bad Request: USER_ID_INVALID")
+        title = str(params.get("title", ""))
+        if not 1 <= len(title) <= 64:
+            raise ApiError(400, "Bad Request: STICKERSET_TITLE_INVALID")
+        stickers = params.get("stickers")
+        if not isinstance(stickers, list) or not 1 <= len(stickers) <= 50:
+            raise ApiError(400, "Bad Request: STICKERS_TOO_MUCH")
+        made = [self._sticker_of(params, value) for value in stickers]
+        self.sticker_sets[name.lower()] = FakeStickerSet(name, title, owner, made)
+        return True
+
+    def _m_addStickerToSet(self, params: Json) -> bool:
+        found = self._owned_set(params)
+        if len(found.stickers) >= 120:
+            raise ApiError(400, "Bad Request: STICKERS_TOO_MUCH")
+        found.stickers.append(self._sticker_of(params, params.get("sticker")))
+        return True
+
+    def _m_replaceStickerInSet(self, params: Json) -> bool:
+        found = self._owned_set(params)
+        old = str(params.get("old_sticker", ""))
+        index = next((i for i, s in enumerate(found.stickers) if s.file_id == old), None)
+        if index is None:
+            raise ApiError(400, "Bad Request: STICKER_INVALID")
+        found.stickers[index] = self._sticker_of(params, params.get("sticker"))
+        return True
+
+    def _m_deleteStickerFromSet(self, params: Json) -> bool:
+        sticker = str(params.get("sticker", ""))
+        for found in self.sticker_sets.values():
+            for s in found.stickers:
+                if s.file_id == sticker:
+                    found.stickers.remove(s)
+                    return True
+        raise ApiError(400, "Bad Request: STICKER_INVALID")
+
+    def _m_getStickerSet(self, params: Json) -> Json:
+        found = self.sticker_sets.get(str(params.get("name", "")).lower())
+        if found is None:
+            raise ApiError(400, "Bad Request: STICKERSET_INVALID")
+        return {
+            "name": found.name,
+            "title": found.title,
+            "sticker_type": "regular",
+            "stickers": [s.to_api(found.name) for s in found.stickers],
+        }
+
+    def _m_answerInlineQuery(self, params: Json) -> bool:
+        query_id = str(params.get("inline_query_id"))
+        answers = self._inline_answers.get(query_id)
+        if answers is None or answers:
+            raise ApiError(400, _BAD_QUERY)  # unknown, or answered already
+        results = params.get("results")
+        if not isinstance(results, list):
+            raise ApiError(400, "Bad Request: can't parse inline query results JSON object")
+        if len(results) > 50:
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        seen: set[str] = set()
+        for result in results:
+            rid = str(result.get("id", ""))
+            if not 1 <= len(rid.encode()) <= 64:
+                raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+            if rid in seen:
+                raise ApiError(400, "Bad Request: RESULT_ID_DUPLICATE")
+            seen.add(rid)
+            self._inline_markup(result)
+            kind = result.get("type")
+            if kind == "sticker":
+                if str(result.get("sticker_file_id")) not in self._sticker_files:
+                    raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            elif kind == "article":
+                text = (result.get("input_message_content") or {}).get("message_text")
+                if not result.get("title") or not isinstance(text, str) or not text.strip():
+                    raise ApiError(400, "Bad Request: MESSAGE_EMPTY")
+            else:
+                raise ApiError(400, f"Bad Request: result type {kind!r} is not in the fake")
+        answers.append(
+            InlineAnswer(
+                results,
+                _as_int(params.get("cache_time", 300), "cache_time"),
+                bool(params.get("is_personal")),
+                params.get("button"),
+            )
+        )
+        return True
+
+    def _inline_message(self, params: Json) -> StoredMessage:
+        msg = self._inline_messages.get(str(params.get("inline_message_id")))
+        if msg is None or msg.deleted:
+            raise ApiError(400, "Bad Request: MESSAGE_ID_INVALID")
+        return msg
+
+    def inline_query(self, user: FakeUser, query: str, *, chat_type: str = "supergroup") -> str:
+        """``user`` types ``@bot <query>`` in a chat; returns the inline query id."""
+        self.users.setdefault(user.id, user)
+        query_id = str(7_000_000_000 + next(self._ids))
+        self._inline_queries[query_id] = (user, query)
+        self._inline_answers[query_id] = []
+        self.inject(
+            {
+                "inline_query": {
+                    "id": query_id,
+                    "from": user.to_api(),
+                    "query": query,
+                    "offset": "",
+                    "chat_type": chat_type,
+                }
+            }
+        )
+        return query_id
+
+    def inline_answer(self, query_id: str) -> InlineAnswer | None:
+        """What the bot answered to an inline query (None: not yet)."""
+        answers = self._inline_answers.get(query_id)
+        return answers[0] if answers else None
+
+    def choose(
+        self,
+        query_id: str,
+        result_id: str,
+        chat: FakeChat | int,
+        *,
+        strict: bool = True,
+        keyboard: bool = True,
+    ) -> StoredMessage:
+        """The user of the query taps a result in ``chat``: the message appears there (sent by
+        the user via the bot) and, with inline feedback on, a ``chosen_inline_result`` arrives.
+
+        With ``strict`` the result must be one the bot offered for that query; ``strict=False``
+        forges the choice (Telegram never does: a test of what the bot does with it), showing
+        the first offered result's message. ``keyboard=False``: the message shows without the
+        result's keyboard (as a result without one), so no ``inline_message_id`` comes."""
+        user, query = self._inline_queries[query_id]
+        answer = self.inline_answer(query_id)
+        offered = {str(r.get("id")): r for r in (answer.results if answer else [])}
+        result = offered.get(result_id)
+        if strict and result is None:
+            raise ValueError(f"result {result_id!r} was not offered: {sorted(offered)}")
+        target = self._chat_for_injection(user, chat)
+        msg = StoredMessage(self._peek_message_id(target.id), target, user, int(time.time()))
+        msg.via_bot = True
+        if result is None:  # forged: an offered result's message under another id
+            plain: Json = {"type": "article", "input_message_content": {"message_text": "…"}}
+            result = next(iter(offered.values()), plain)
+        if result.get("type") == "sticker":
+            msg.sticker = str(result["sticker_file_id"])
+        else:
+            msg.text = str((result.get("input_message_content") or {}).get("message_text"))
+        msg.reply_markup = (result.get("reply_markup") or None) if keyboard else None
+        self._store(msg)
+        chosen: Json = {"result_id": result_id, "from": user.to_api(), "query": query}
+        if msg.reply_markup:  # Telegram gives an inline_message_id only then
+            inline_id = f"BAAAA{next(self._ids):010d}"
+            self._inline_messages[inline_id] = msg
+            msg.inline_message_id = chosen["inline_message_id"] = inline_id
+        self.inject({"chosen_inline_result": chosen})
+        return msg
+
+    def inline_chat(self, inline_message_id: str) -> int:
+        return self._inline_messages[inline_message_id].chat.id
+
+    def press_inline(self, user: FakeUser, msg: StoredMessage, callback_data: str) -> str:
+        """``user`` presses a button on a message chosen inline; returns the query id."""
+        if callback_data not in [b.get("callback_data") for b in msg.buttons]:
+            raise ValueError(f"no button {callback_data!r}: {msg.buttons!r}")
+        assert msg.inline_message_id is not None
+        query_id = str(5_000_000_000 + next(self._ids))
+        self.inject(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_api(),
+                    "inline_message_id": msg.inline_message_id,
+                    "chat_instance": str(abs(msg.chat.id) * 7919),
+                    "data": callback_data,
+                }
+            }
+        )
+        self._callback_answers[query_id] = []
+        return query_id
+
+    # ------------------------------------------------------------------ photos
+
+    def picture(self, msg: StoredMessage) -> bytes:
+        """The bytes of the photo a message shows (its largest size)."""
+        assert msg.photo, f"message {msg.message_id} is not a photo"
+        return self.photos[msg.photo[-1]["file_id"]]
+
+    def _photo_sizes(self, value: Any, params: Json) -> list[Json]:
+        """The sizes of a photo given as a file id, or uploaded (``attach://<field>`` or the
+        field itself): checked as Telegram checks them, stored under new file ids."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            value = params.get(value.removeprefix("attach://"))
+            if not isinstance(value, Upload):
+                raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        if not isinstance(value, Upload):
+            known = self._photo_files.get(str(value))
+            if known is None:
+                raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            return known
+        data = value.data
+        if len(data) > PHOTO_BYTES:
+            raise ApiError(400, "Bad Request: file is too big")
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                image.load()
+                width, height = image.size
+        except (OSError, ValueError):
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from None
+        if width + height > PHOTO_SIDES or max(width, height) > PHOTO_RATIO * min(width, height):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        n = next(self._ids)
+        sizes: list[Json] = []
+        for side in (90, 320, 800, 1280):  # Telegram's sizes, the original (up to 1280) last
+            scale = min(1.0, side / max(width, height))
+            sizes.append(
+                {
+                    "file_id": f"AgACPhoto{n}x{side}",
+                    "file_unique_id": f"AQADPhoto{n}x{side}",
+                    "width": max(1, round(width * scale)),
+                    "height": max(1, round(height * scale)),
+                }
+            )
+            if scale == 1.0:
+                break
+        for size in sizes:
+            self._photo_files[str(size["file_id"])] = sizes
+            self.photos[str(size["file_id"])] = data
+        return sizes
+
+    @staticmethod
+    def _checked_caption(caption: Any) -> str | None:
+        if caption is None or caption == "":
+            return None
+        if _utf16_len(str(caption)) > CAPTION_LIMIT:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        return str(caption)
+
+    def _m_sendPhoto(self, params: Json) -> Json:
+        chat = self._writable_chat(params)
+        if params.get("photo") is None:
+            raise ApiError(400, "Bad Request: there is no photo in the request")
+        caption = self._checked_caption(params.get("caption"))
+        sizes = self._photo_sizes(params["photo"], params)
+        msg = StoredMessage(self._peek_message_id(chat.id), chat, self.bot, int(time.time()))
+        msg.photo, msg.caption = sizes, caption
+        msg.reply_markup = self._inline_markup(params)
+        self._store(msg)
+        return msg.to_api()
+
+    def _m_editMessageMedia(self, params: Json) -> Json:
+        """A photo's picture, caption and keyboard at once; a text message becomes a photo
+        (Bot API 9: "replace a text ... message with a media")."""
+        msg = self._bot_message(params, "edit")
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: the fake edits photos only")
+        if not msg.from_bot:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        caption = self._checked_caption(media.get("caption"))
+        sizes = self._photo_sizes(media.get("media"), params)
+        markup = self._inline_markup(params)
+        if (sizes, caption, markup) == (msg.photo, msg.caption, msg.reply_markup):
+            raise ApiError(400, _NOT_MODIFIED)
+        msg.photo, msg.caption, msg.reply_markup = sizes, caption, markup
+        msg.text = msg.entities = None
+        msg.edit_date = int(time.time())
+        return msg.to_api()
+
+    def _m_editMessageCaption(self, params: Json) -> Json:
+        msg = self._bot_message(params, "edit")
+        if msg.photo is None:
+            raise ApiError(400, "Bad Request: there is no caption in the message to edit")
+        caption = self._checked_caption(params.get("caption"))
+        markup = self._inline_markup(params)
+        if (caption, markup) == (msg.caption, msg.reply_markup):
+            raise ApiError(400, _NOT_MODIFIED)
+        msg.caption, msg.reply_markup, msg.edit_date = caption, markup, int(time.time())
+        return msg.to_api()
+
+
+class Upload(str):
+    """An uploaded file's form field: reads as ``<file name>``, carries the bytes."""
+
+    data: bytes
+
+    def __new__(cls, text: str, data: bytes = b"") -> Upload:
+        upload = super().__new__(cls, text)
+        upload.data = data
+        return upload
+
+
+@dataclass
+class FakeSticker:
+    file_id: str
+    file_unique_id: str
+    emoji: str
+    width: int
+    height: int
+    png: bytes
+
+    def to_api(self, set_name: str) -> Json:
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "type": "regular",
+            "width": self.width,
+            "height": self.height,
+            "is_animated": False,
+            "is_video": False,
+            "emoji": self.emoji,
+            "set_name": set_name,
+        }
+
+
+@dataclass
+class FakeStickerSet:
+    name: str
+    title: str
+    owner: int
+    stickers: list[FakeSticker]
+
+
+@dataclass(frozen=True)
+class InlineAnswer:
+    """What the bot passed to answerInlineQuery."""
+
+    results: list[Json]
+    cache_time: int
+    is_personal: bool
+    button: Json | None
+
+    @property
+    def ids(self) -> list[str]:
+        return [str(r["id"]) for r in self.results]
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's IHDR chunk; None for anything that is not a PNG."""
+    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")

@@ -57,7 +57,12 @@ async def test_webhook_mode(tmp_path: Path) -> None:
             host, port = runner.addresses[0][:2]
             assert api.webhooks[0]["url"] == "https://uno.example/tg/hook"
             assert api.webhooks[0]["secret_token"] == "s3cret"
-            assert set(api.webhooks[0]["allowed_updates"]) == {"message", "callback_query"}
+            assert set(api.webhooks[0]["allowed_updates"]) == {
+                "message",
+                "callback_query",
+                "inline_query",
+                "chosen_inline_result",
+            }
             group, user = api.new_group("Группа"), api.new_user("Соня")
             update = {
                 "update_id": 1,

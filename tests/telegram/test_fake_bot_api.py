@@ -244,7 +244,7 @@ async def test_raw_requests_unknown_method_json_body_and_commands(
     api: FakeBotAPI, bot: Bot
 ) -> None:
     async with aiohttp.ClientSession() as http:
-        async with http.post(f"{api.base_url}/bot1:x/sendPhoto", json={"chat_id": 1}) as resp:
+        async with http.post(f"{api.base_url}/bot1:x/sendVenue", json={"chat_id": 1}) as resp:
             assert resp.status == 404
             assert await resp.json() == {
                 "ok": False,
@@ -255,7 +255,7 @@ async def test_raw_requests_unknown_method_json_body_and_commands(
         body = {"chat_id": str(group.id), "text": "123"}
         async with http.post(f"{api.base_url}/bot1:x/sendMessage", json=body) as resp:
             assert (await resp.json())["result"]["text"] == "123"
-    assert api.calls("sendphoto")[0].params == {"chat_id": 1}
+    assert api.calls("sendvenue")[0].params == {"chat_id": 1}
     assert api.last_message(group.id).text == "123"  # not decoded into an int
 
     scope = BotCommandScopeAllGroupChats()

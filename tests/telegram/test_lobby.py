@@ -215,8 +215,9 @@ async def test_command_menus_in_both_languages(harness: Harness, lang: str) -> N
             h.r.i18n.command_description(lang, c) for c in COMMANDS
         ]
     private = h.api.my_commands("all_private_chats", lang)
-    commands = ["start", "notify", "help", "rules"]
+    commands = ["start", "notify", "pictures", "help", "rules"]
     assert private is not None and [c["command"] for c in private] == commands
     assert private[0]["description"] == h.r.t(lang, "tg-cmd-start-private")
     assert private[1]["description"] == h.r.t(lang, "tg-cmd-notify-private")
+    assert private[2]["description"] == h.r.t(lang, "tg-cmd-pictures-private")
     assert h.api.my_commands("all_group_chats", "") == h.api.my_commands("all_group_chats", "ru")

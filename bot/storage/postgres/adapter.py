@@ -40,6 +40,7 @@ import asyncpg
 
 from bot.storage import codec
 from bot.storage.port import (
+    KEEP_SENT,
     GameExists,
     GameNotFound,
     GameRecord,
@@ -431,6 +432,12 @@ class PostgresStorage:
         never gets them."""
 
         async def take(conn: asyncpg.Connection) -> list[OutboxEntry]:
+            # Rows another claimer is deleting are skipped, not waited for.
+            await conn.execute(
+                "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE sent_at < $1"
+                " FOR UPDATE SKIP LOCKED)",
+                now - KEEP_SENT,
+            )
             rows = await conn.fetch(_CLAIMABLE, prefix, now, limit)
             if rows:
                 await conn.execute(
@@ -440,6 +447,18 @@ class PostgresStorage:
             return [codec.outbox_entry(r) for r in rows]
 
         return await self._write(take)
+
+    async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
+        """Keep the claims of entries still being delivered until at least ``until``."""
+        known = [i for i in entry_ids if codec.known_id(i)]
+        if known:
+            await self._write(
+                lambda conn: conn.execute(
+                    "UPDATE outbox SET claimed_until = greatest(claimed_until, $1)"
+                    " WHERE id = ANY($2::bigint[]) AND sent_at IS NULL",
+                    until, known,
+                )
+            )  # fmt: skip
 
     async def finish_outbox(self, entry_id: int, now: float) -> None:
         """Mark an entry sent; idempotent (the first time is kept)."""

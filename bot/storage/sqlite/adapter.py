@@ -356,6 +356,12 @@ class SqliteStorage:
         oldest first, each claimed until ``now + lease`` (see :mod:`.outbox`)."""
         return await self._write(outbox_table.claim(prefix, now, lease, limit))
 
+    async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
+        """Keep the claims of entries still being delivered until at least ``until``."""
+        known = [i for i in entry_ids if codec.known_id(i)]
+        if known:
+            await self._write(outbox_table.extend(known, until))
+
     async def finish_outbox(self, entry_id: int, now: float) -> None:
         """Mark an entry sent; idempotent (the first time is kept)."""
         if codec.known_id(entry_id):

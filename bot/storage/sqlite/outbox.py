@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.storage import codec
-from bot.storage.port import OutboxEntry
+from bot.storage.port import KEEP_SENT, OutboxEntry
 from bot.storage.sqlite.group_commit import Apply
 
 _COLUMNS: Final = "id, chat_key, game_id, version, CAST(payload AS BLOB), created_at, attempts"
@@ -51,11 +51,23 @@ def append(
 
 def claim(prefix: str, now: float, lease: float, limit: int) -> Apply:
     def apply(conn: sqlite3.Connection) -> list[OutboxEntry]:
+        conn.execute("DELETE FROM outbox WHERE sent_at < ?", (now - KEEP_SENT,))
         rows = conn.execute(_CLAIMABLE, {"now": now, "prefix": prefix, "limit": limit}).fetchall()
         conn.executemany(
             "UPDATE outbox SET claimed_until = ? WHERE id = ?", [(now + lease, r[0]) for r in rows]
         )
         return [codec.outbox_entry(r) for r in rows]
+
+    return apply
+
+
+def extend(entry_ids: Sequence[int], until: float) -> Apply:
+    def apply(conn: sqlite3.Connection) -> None:
+        conn.executemany(
+            "UPDATE outbox SET claimed_until = max(claimed_until, ?)"
+            " WHERE id = ? AND sent_at IS NULL",
+            [(until, entry_id) for entry_id in entry_ids],
+        )
 
     return apply
 

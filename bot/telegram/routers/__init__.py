@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.telegram.routers import info, lobby, play, private, settings
+from bot.telegram.routers import info, inline, lobby, play, private, settings
 
 
 def all_routers() -> list[Router]:
-    # `play` first (the hands' buttons are most of the traffic); `private` last: its catch-all
-    # callback handler refuses data no other router understood.
-    return [m.make_router() for m in (play, lobby, settings, info, private)]
+    # `inline` first (a hand's key on a message chosen inline is its, not `play`'s), then `play`
+    # (the hands' buttons are most of the traffic); `private` last: its catch-all callback
+    # handler refuses data no other router understood.
+    return [m.make_router() for m in (inline, play, lobby, settings, info, private)]

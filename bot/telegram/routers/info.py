@@ -9,6 +9,7 @@ from aiogram.types import Message
 from bot.service import UnoService
 from bot.settings import ChatSettings
 from bot.telegram.common import chat_key
+from bot.telegram.play_modes import settings_line
 from bot.telegram.ui import TelegramUI
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -24,6 +25,8 @@ async def rules(message: Message, service: UnoService, ui: TelegramUI, lang: str
     else:
         settings = await service.settings(chat_key(message.chat.id))
     text = ui.r.rules_text(settings.lang or lang, settings)
+    if ui.modes.inline and message.chat.type != "private":
+        text += "\n" + settings_line(ui.r, settings.lang or lang, settings)
     ui.say(message.chat.id, text, reply_to=_reply_to(message))
 
 

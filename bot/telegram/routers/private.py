@@ -17,6 +17,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.service import Notice, UnoService
 from bot.telegram.common import chat_key, retrying, user_of
+from bot.telegram.pictures import PICTURES
 from bot.telegram.ui import TURN_PING, TelegramUI
 
 PRIVATE = F.chat.type == "private"
@@ -48,6 +49,9 @@ async def start(
         if view is None:
             ui.say(message.chat.id, ui.notice(out.lang, out.error or Notice("error-no-game")))
             return
+        if not ui.modes.private_hands(await ui.modes.of(view.chat_key)):
+            ui.say(message.chat.id, ui.r.t(view.lang, "inline-group-mode"))
+            return
         await ui.show_hand(view, out.names, fresh=True)
         return
     games = await service.games_of(user.id)
@@ -55,7 +59,7 @@ async def start(
     for game_id in games:
         out = await service.hand(user, game_id=game_id)
         view = out.hands.get(user.id)
-        if view is not None:
+        if view is not None and ui.modes.private_hands(await ui.modes.of(view.chat_key)):
             await ui.show_hand(view, out.names, fresh=True)
 
 
@@ -68,6 +72,20 @@ async def notify(message: Message, service: UnoService, ui: TelegramUI, lang: st
 
 async def notify_in_group(message: Message, ui: TelegramUI, lang: str) -> None:
     ui.say(message.chat.id, ui.r.t(lang, "tg-notify-private"), reply_to=message.message_id)
+
+
+async def pictures(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
+    """A person's own switch: their hand as a picture from `ui.picture_from` cards (on until
+    turned off). Off, the hand is text from its next update on; on again, from its next new
+    message or its next update with enough cards."""
+    assert message.from_user is not None
+    on = await service.toggle_personal(chat_key(message.from_user.id), PICTURES, default=True)
+    text = ui.r.t(lang, "tg-pictures-on", count=ui.picture_from) if on else None
+    ui.say(message.chat.id, text or ui.r.t(lang, "tg-pictures-off"))
+
+
+async def pictures_in_group(message: Message, ui: TelegramUI, lang: str) -> None:
+    ui.say(message.chat.id, ui.r.t(lang, "tg-pictures-private"), reply_to=message.message_id)
 
 
 async def group_only(message: Message, ui: TelegramUI, lang: str) -> None:
@@ -106,5 +124,7 @@ def make_router() -> Router:
     router.message.register(group_only, Command(*GROUP_ONLY), PRIVATE)
     router.message.register(notify, Command("notify"), PRIVATE)
     router.message.register(notify_in_group, Command("notify"))
+    router.message.register(pictures, Command("pictures"), PRIVATE)
+    router.message.register(pictures_in_group, Command("pictures"))
     router.callback_query.register(unknown_button)
     return router

@@ -15,9 +15,12 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.buttons import SettingKey
 from bot.service import UnoService
+from bot.settings import ChatSettings
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
 from bot.telegram.keyboards import settings_keyboard
+from bot.telegram.play_modes import settings_line
+from bot.telegram.sender import Keyboard
 from bot.telegram.ui import TelegramUI
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})
@@ -28,8 +31,17 @@ SETTINGS_DATA = F.data.startswith("s:")
 async def show_settings(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
     settings = await service.settings(chat_key(message.chat.id))
     lang = settings.lang or lang
+    ui.say(message.chat.id, _text(ui, lang, settings), _keyboard(ui, lang, settings))
+
+
+def _text(ui: TelegramUI, lang: str, settings: ChatSettings) -> str:
+    """The settings, and where the chat plays when the bot can play inline."""
     text = ui.r.settings(lang, settings)
-    ui.say(message.chat.id, text, settings_keyboard(ui.r, lang, settings))
+    return text + "\n" + settings_line(ui.r, lang, settings) if ui.modes.inline else text
+
+
+def _keyboard(ui: TelegramUI, lang: str, settings: ChatSettings) -> Keyboard | None:
+    return settings_keyboard(ui.r, lang, settings, play_mode=ui.modes.inline)
 
 
 async def change(
@@ -60,8 +72,8 @@ async def change(
     ui.edit(
         message.chat.id,
         message.message_id,
-        ui.r.settings(lang, settings),
-        settings_keyboard(ui.r, lang, settings),
+        _text(ui, lang, settings),
+        _keyboard(ui, lang, settings),
     )
     await ui.publish(out)
     info = None if out.info is None else ui.notice(out.lang, out.info)
