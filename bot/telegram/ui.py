@@ -227,13 +227,10 @@ class TelegramUI:
         # Only the private chats are waited for: a group edit may wait for the group's rate
         # limit, and nobody should see a spinning button because of it.
         futures: list[asyncio.Future[Any]] = []
+        dealt = any(isinstance(e, DealerChosen) for e in out.events)
         if out.table is not None:
             await self._catch_up(out.table.game_id, out.table.version)
-            opens = (
-                out.table.version == 0
-                if out.table.top is None
-                else any(isinstance(e, DealerChosen) for e in out.events)
-            )
+            opens = out.table.version == 0 if out.table.top is None else dealt
             shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
             sends.append((None, shown))
         private = self.modes.private_hands(await self.modes.of(out.chat_key))
@@ -241,7 +238,9 @@ class TelegramUI:
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             began = out.turn_began == player
             futures.append(
-                await self.show_hand(view, out.names, notes=drawn, strict=strict, began=began)
+                await self.show_hand(
+                    view, out.names, notes=drawn, strict=strict, began=began, opens=dealt
+                )
             )
             sends.append((None, futures[-1]))
         for viewer, text in notes.revealed(self.r, out, self.r.colorblind(out)).items():
@@ -370,14 +369,22 @@ class TelegramUI:
         fresh: bool = False,
         strict: bool = False,
         began: bool = False,
+        opens: bool = True,
     ) -> asyncio.Future[Any]:
         """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom);
         `strict`: the future raises if the send was given up for a reason that may pass.
 
         `began`: the player's turn began with this change (`Outcome.turn_began`): the hand
         then moves to the bottom of the private chat as a new message, which Telegram notifies.
+        `opens`: the outcome that deals the hand; with other processes publishing too
+        (`converge`), a later one that finds no stored hand message leaves it to that one.
         """
         game, slot = await self._hand_slot(view, names)
+        if self.converge and slot.message_id is None and not fresh and not opens:
+            found = None if slot.stored_id is None else await slot.stored_id()
+            if found is None or found in slot.dropped:
+                return _done()  # the dealing worker sends it, then the newest state
+            slot.message_id, slot.shown = found, None
         if fresh:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:
@@ -399,7 +406,22 @@ class TelegramUI:
                 text = "\n".join(lines) + "\n\n" + text
             return self._hand_content(view, text, pictures), hand_keyboard(self.r, view)
 
-        return self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
+        future = self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
+        if self.converge:
+            future.add_done_callback(lambda _: self._spawn(self._converge_hand(view)))
+        return future
+
+    async def _converge_hand(self, shown: HandView) -> None:
+        """After a hand's update: if a newer one was committed meanwhile, show it (another
+        process's newer hand may have gone out before this older one, see `_converge`)."""
+        try:
+            out = await self.service.hand(User(shown.player, ""), game_id=shown.game_id)
+        except Exception:
+            log.exception("looking for a newer hand in game %s failed", shown.game_id)
+            return
+        latest = out.hands.get(shown.player)
+        if latest is not None and latest.version > shown.version:
+            await self.show_hand(latest, out.names)
 
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless

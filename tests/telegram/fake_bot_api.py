@@ -239,7 +239,8 @@ class ApiCall:
     params: Json
     response: Json
     status: int
-    time: float
+    time: float  # when it was answered
+    arrived: float = 0.0  # when the request came in (what a rate limit counts)
 
     @property
     def ok(self) -> bool:
@@ -913,6 +914,7 @@ class FakeBotAPI:
         return params
 
     async def _handle(self, request: web.Request) -> web.Response:
+        arrived = time.monotonic()
         method = request.match_info["method"]
         key = method.lower()
         counted = key != "getupdates"  # a waiting long poll is not "busy"
@@ -928,7 +930,7 @@ class FakeBotAPI:
         finally:
             self._inflight -= counted
             self._last_activity = time.monotonic()
-        self._calls.append(ApiCall(method, params, body, status, time.monotonic()))
+        self._calls.append(ApiCall(method, params, body, status, time.monotonic(), arrived))
         self._notify()
         return web.json_response(body, status=status)
 
