@@ -23,6 +23,8 @@ from collections import Counter
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from bench.crash import replay_problem
 from bot.i18n import get_i18n
 from bot.render import Renderer
