@@ -31,6 +31,7 @@ bench: $(BIN)/.bench
 	$(BIN)/python bench/service.py
 	$(BIN)/python bench/telegram.py
 	$(BIN)/python bench/crash.py
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -149,13 +149,17 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def run_chats(settings: Settings) -> int:
-    # The service only calls the port; its annotations still name the SQLite class.
     storage = await open_storage(settings.database)
     try:
+        # A SQLite file is this process's alone; a PostgreSQL database other processes share.
+        shared = sqlite_path(settings.database) is None
         service = UnoService(
             storage,
             bot_delay=settings.bot_delay,
             lobby_idle=settings.lobby_idle,
+            deadline_lease=settings.deadline_lease,
+            deadline_poll=settings.deadline_poll,
+            settings_ttl=settings.settings_ttl if shared else None,
             outbox_lease=settings.outbox_lease,
         )
         await service.start()

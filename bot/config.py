@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.deadlines import DEFAULT_LOBBY_IDLE
+from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL
 from bot.service.outbox import LEASE
 
 
@@ -43,6 +45,41 @@ class Settings(BaseSettings):
     # the bot keeps them up to date at start). Without it the bot uses the sets as they are,
     # or text results in inline mode when there are none.
     sticker_owner_id: int | None = None
+
+    # Several processes over one PostgreSQL database (README "Running at scale"):
+    # seconds a due deadline claimed by one process stays its own (if it dies, another takes the
+    # deadline over after that), and how often, at most, a process looks for deadlines that
+    # other processes set.
+    deadline_lease: float = Field(default=DEADLINE_LEASE, gt=0)
+    deadline_poll: float = Field(default=DEADLINE_POLL, gt=0)
+    # Seconds a chat's settings are kept in memory when other processes may change them
+    # (PostgreSQL only; with a SQLite file this process is the only writer and keeps them).
+    settings_ttl: float = Field(default=5.0, gt=0)
+    # A Telegram group's message budget: GROUP_LIMIT messages in any GROUP_PERIOD seconds.
+    group_limit: int = Field(default=20, gt=1)
+    group_period: float = Field(default=60.0, gt=0)
+    # Discord sharding: how many shards in all (None: as many as Discord recommends), and which
+    # of them this process runs (comma-separated ids; None: all of them).
+    discord_shard_count: int | None = Field(default=None, gt=0)
+    discord_shard_ids: Annotated[list[int] | None, NoDecode] = None
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_ids(cls, value: object) -> object:
+        """`0,2` (the environment's form) as [0, 2]."""
+        if isinstance(value, str):
+            return [int(part) for part in value.replace(" ", "").split(",") if part]
+        return value
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shards_in_range(cls, ids: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        count = info.data.get("discord_shard_count")
+        if ids is not None and count is None:
+            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT")
+        if ids is not None and count is not None and not all(0 <= i < count for i in ids):
+            raise ValueError(f"every id of DISCORD_SHARD_IDS must be from 0 to {count - 1}")
+        return ids
 
     @property
     def lobby_idle(self) -> float | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -38,6 +39,7 @@ class UnoBot(commands.Bot):
         defer_after: float = DEFER_AFTER,
         clock: Clock = MONOTONIC,
         card_emoji: bool = True,
+        **options: Any,
     ) -> None:
         """`card_emoji`: upload the card art as application emoji at start (`bot.discord.emoji`);
         without it, cards are text as before. `clock`: what `defer_after` is measured on."""
@@ -48,6 +50,7 @@ class UnoBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
         self.uno = Controller(
             self, service, renderer or Renderer(get_i18n()), defer_after=defer_after, clock=clock
@@ -86,10 +89,30 @@ class UnoBot(commands.Bot):
         await super().close()
 
 
+class ShardedUnoBot(UnoBot, commands.AutoShardedBot):
+    """The bot with its shards set: `shard_count` shards in all, of which this process runs
+    `shard_ids` (None: every one). With the shards split across processes over one PostgreSQL
+    database, any process may answer any interaction: the game is in the database, and each
+    deadline is claimed by one process (`bot.service.clock`)."""
+
+
+def create_bot(settings: Settings, service: UnoService, **kwargs: Any) -> UnoBot:
+    """One bot connection (one shard), or with DISCORD_SHARD_COUNT set, the shards of
+    DISCORD_SHARD_IDS (all of them when unset) of that many."""
+    if settings.discord_shard_count is None:
+        return UnoBot(service, **kwargs)
+    return ShardedUnoBot(
+        service,
+        shard_count=settings.discord_shard_count,
+        shard_ids=settings.discord_shard_ids,
+        **kwargs,
+    )
+
+
 async def run_discord(settings: Settings, service: UnoService) -> None:
     """Run the bot until it is closed; the token comes from `.env` and is never logged."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set")
-    bot = UnoBot(service, sync_commands=True)
+    bot = create_bot(settings, service, sync_commands=True)
     async with bot:
         await bot.start(settings.discord_token.get_secret_value())

@@ -23,7 +23,7 @@ from typing import Any
 
 from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.alarms import Alarms
-from bot.service.clock import Clock
+from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.lobby import LobbyCases
 from bot.service.outbox import LEASE, OutboxPort
 from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, public_event
@@ -57,13 +57,21 @@ class UnoService:
         bot_delay: float = 1.5,
         lobby_idle: float | None = DEFAULT_LOBBY_IDLE,
         seed: Callable[[], int] = lambda: secrets.randbits(63),
+        deadline_lease: float = DEADLINE_LEASE,
+        deadline_poll: float = DEADLINE_POLL,
+        settings_ttl: float | None = None,
         outbox_lease: float = LEASE,
     ) -> None:
         """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it).
         `outbox_lease`: seconds an outbox entry stays claimed by the process delivering it.
 
         `clock` is the time of every deadline; a test that moves a fake clock calls `wake` so
-        that a running timer loop looks again.
+        that a running timer loop looks again. `deadline_lease`: how long a due deadline this
+        process claimed stays its own (another process takes it over after that, should this
+        one die); `deadline_poll`: how often, at most, the timer loop reads the database's next
+        deadline (those set by other processes). `settings_ttl`: seconds a chat's settings are
+        kept in memory, for a database that other processes write too (None: until this
+        process changes them, exact while it is the only one).
         """
         self.storage = storage
         self.clock = clock
@@ -71,7 +79,7 @@ class UnoService:
         self.alarms = Alarms()
         self.uow = UnitOfWork(
             storage,
-            SettingsStore(storage),
+            SettingsStore(storage, ttl=settings_ttl, timer=clock),
             self.alarms,
             clock=clock,
             bot_delay=bot_delay,
@@ -84,7 +92,7 @@ class UnoService:
         self._play = PlayCases(self.uow)
         self._settings = SettingsCases(self.uow)
         self._queries = Queries(self.uow)
-        self._clock = Clock(self.uow)
+        self._clock = Clock(self.uow, lease=deadline_lease, poll=deadline_poll)
 
     # ------------------------------------------------------------------ start and timers
 
@@ -196,6 +204,9 @@ class UnoService:
 
     async def table(self, chat_key: str) -> Outcome:
         return await self._queries.table(chat_key)
+
+    async def game_table(self, game_id: int) -> Outcome:
+        return await self._queries.game_table(game_id)
 
     async def hand(
         self, user: User, *, chat_key: str | None = None, game_id: int | None = None

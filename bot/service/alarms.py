@@ -1,15 +1,16 @@
-"""The armed deadlines in memory, and waking the timer loops when one comes due earlier.
+"""The deadlines this process knows of, and waking the timer loops when one comes due earlier.
 
-One deadline per chat (the database holds the same one with the game, and `start` re-arms them
-after a restart). A deadline whose work failed on the storage is armed again after a backoff,
-never dropped: the game must not wait for a restart to move on.
+One deadline per chat, armed by this process's own commits (and by `start` after a restart):
+they wake the timer loop early, while the database decides which process acts on a due
+deadline (`bot.service.clock`). A deadline whose work failed on the storage is armed again
+after a backoff, never dropped: the game must not wait for a restart to move on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 RETRY_FIRST = 1.0  # seconds before the first retry of a failed deadline
 RETRY_MAX = 60.0  # retries back off by doubling up to this
@@ -56,18 +57,32 @@ class Alarms:
     def succeeded(self, chat_key: str) -> None:
         self._failures.pop(chat_key, None)
 
+    def retrying(self, chat_key: str) -> bool:
+        """Whether the chat's deadline work failed and waits for its retry."""
+        return chat_key in self._failures
+
     def wake(self) -> None:
         """Make every waiting loop look at the deadlines again (also after a fake clock moved)."""
         for event in self._waiting:
             event.set()
 
-    async def sleep(self, prefix: str, now: Callable[[], float]) -> None:
-        """Wait until the next deadline of `prefix` is due, or until `wake`."""
+    async def sleep(
+        self,
+        prefix: str,
+        now: Callable[[], float],
+        *,
+        stored: Callable[[], Awaitable[float | None]] | None = None,
+        most: float = IDLE_WAIT,
+    ) -> None:
+        """Wait until the next deadline of `prefix` is due (the earlier of this process's and
+        `stored`'s, the database's), at most `most` seconds, or until `wake`. A deadline armed
+        while `stored` is read wakes the sleep too: the loop is listening from the start."""
         event = asyncio.Event()
         self._waiting.add(event)
         try:
-            at = self.next(prefix)
-            delay = IDLE_WAIT if at is None else min(IDLE_WAIT, max(0.0, at - now()))
+            other = None if stored is None else await stored()
+            at = min((t for t in (self.next(prefix), other) if t is not None), default=None)
+            delay = most if at is None else min(most, max(0.0, at - now()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout=delay)
         finally:

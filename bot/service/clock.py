@@ -1,16 +1,27 @@
 """Time-driven use cases: computer players, turn timeouts, idle lobbies, and the timer loop.
 
-Each open game has at most one stored deadline (`bot.deadlines` says which); `run_due` acts on
-the games whose deadline has passed, and `start` re-arms them from the database after a
-restart. A deadline whose work fails on the storage stays armed and is retried with a growing
-backoff (`bot.service.alarms`), with a warning naming the chat: the game moves on as soon as the
-storage does.
+Each open game has at most one stored deadline (`bot.deadlines` says which). The database
+decides who acts on a due one: `run_due` claims the due deadlines of its adapter's chats
+(`StoragePort.claim_deadlines`, each claimed by one process until a lease runs out) and acts on
+those, so with several bot processes over one database every turn timer, computer move and
+lobby expiry is handled by exactly one of them, and the deadlines a killed process had claimed
+are taken over by the others once its lease ran out. A commit clears the claim of its game.
+
+The alarms in memory (`bot.service.alarms`) only say when to look: this process's own commits
+arm them, so a move here wakes the loop at once; the loop also reads the database's next
+deadline, at least every `poll` seconds, to see those set by other processes. One code path for
+every backend: on SQLite, the only process claims everything.
+
+A deadline whose work fails on the storage stays claimed and is retried here with a growing
+backoff (`bot.service.alarms`), with a warning naming the chat: the game moves on as soon as
+the storage does.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -20,16 +31,29 @@ from bot.service.alarms import Alarms
 from bot.service.match import Match
 from bot.service.outcome import Notice, Outcome
 from bot.service.unit_of_work import UnitOfWork, Work, match_record
-from bot.storage import GameRecord, LogEntry
+from bot.storage import GameRecord, LogEntry, StorageError
 from core.events import Event
 
 logger = logging.getLogger("bot.service")
 
+DEADLINE_LEASE = 30.0  # seconds a claimed deadline is this process's before others may take it
+DEADLINE_POLL = 5.0  # the loop reads the database's next deadline at least this often
+
 
 class Clock:
-    def __init__(self, uow: UnitOfWork) -> None:
+    def __init__(
+        self, uow: UnitOfWork, *, lease: float = DEADLINE_LEASE, poll: float = DEADLINE_POLL
+    ) -> None:
         self.uow = uow
         self.alarms: Alarms = uow.alarms
+        self.lease = lease
+        self.poll = poll
+        # Chats whose deadline this process claimed and is retrying (the work failed on the
+        # storage): until when the claim is ours.
+        self._held: dict[str, float] = {}
+        # Chats this process acts on from its own alarm alone (found at start-up with no
+        # deadline to claim: a row that cannot be read, a lobby stored before lobbies had one).
+        self._unclaimed: set[str] = set()
 
     async def start(self) -> None:
         """After a restart: record the matches that finished without their statistics, and
@@ -46,6 +70,8 @@ class Clock:
             due = now if rec.corrupt else self._due(rec)
             if due is not None:
                 self.alarms.arm(rec.chat_key, due)
+                if rec.corrupt or rec.deadline is None:
+                    self._unclaimed.add(rec.chat_key)
 
     async def _record(self, rec: GameRecord) -> None:
         """Record a finished match whose statistics are missing (see `Work.commit`)."""
@@ -74,30 +100,69 @@ class Clock:
         return self.alarms.next(prefix)
 
     async def run_due(self, now: float | None = None, *, prefix: str = "") -> list[Outcome]:
-        """Act for every game whose deadline has passed: computer moves, turn timeouts, idle
-        lobbies. `prefix` limits this to one adapter's chats ("dc:"), so that each adapter's
-        timer loop publishes only what it can send."""
+        """Act for every game whose deadline has passed and that this process claimed:
+        computer moves, turn timeouts, idle lobbies. `prefix` limits this to one adapter's
+        chats ("dc:"), so that each adapter's timer loop publishes only what it can send."""
         now = self.uow.clock() if now is None else now
         outcomes = []
-        for chat in self.alarms.due(now, prefix):
+        for chat in await self._claim(now, prefix):
             try:
                 out = await self.uow.run_timed(chat, now, lambda work: self._on_deadline(work, now))
             except Exception:
                 # A fault in the code, not in the data (that is set aside as broken) nor in the
                 # storage (that is retried): one game must not stall every other chat's
-                # timers, so this one waits for a restart.
+                # timers, so this one waits for a restart (or another process's lease).
                 logger.exception("deadline of chat %s failed; disarmed", chat)
                 self.alarms.arm(chat, None)
+                self._held.pop(chat, None)
                 continue
+            if not self.alarms.retrying(chat):
+                self._held.pop(chat, None)  # done: its commit cleared the claim
             if out is not None:
                 outcomes.append(out)
         return outcomes
 
+    async def _claim(self, now: float, prefix: str) -> list[str]:
+        """The chats to act on now: the due deadlines claimed from the database, and the due
+        alarms of this process's own retries. Any other due alarm is dropped: its deadline
+        moved, or another process claimed it."""
+        try:
+            claimed = await self.uow.storage.claim_deadlines(prefix, now, self.lease)
+        except StorageError as exc:
+            logger.warning("claiming the due deadlines of %r failed: %s", prefix, exc)
+            claimed = []
+        chats = [chat for chat, _ in claimed]
+        for chat in chats:
+            self._held[chat] = now + self.lease
+        for chat in self.alarms.due(now, prefix):
+            if chat in chats:
+                continue
+            if chat in self._unclaimed or self._held.get(chat, -math.inf) > now:
+                self._unclaimed.discard(chat)
+                chats.append(chat)
+            else:
+                self.alarms.arm(chat, None)
+                self._held.pop(chat, None)
+        return chats
+
+    async def stored_deadline(self, prefix: str = "") -> float | None:
+        """The database's earliest claimable deadline of `prefix` (None if it cannot say)."""
+        try:
+            return await self.uow.storage.next_deadline(prefix)
+        except StorageError as exc:
+            logger.warning("reading the next deadline of %r failed: %s", prefix, exc)
+            return None
+
     async def run_timers(self, publish: Callable[[Outcome], Any], *, prefix: str = "") -> None:
-        """Forever: sleep until the next deadline (or a new earlier one, or `wake`), act,
-        publish."""
+        """Forever: sleep until the next deadline (or a new earlier one, or `wake`, or the next
+        look at the database), act, publish."""
         while True:
-            await self.alarms.sleep(prefix, self.uow.clock)
+            await self.alarms.sleep(
+                prefix,
+                self.uow.clock,
+                stored=lambda: self.stored_deadline(prefix),
+                most=self.poll,
+            )
             for out in await self.run_due(prefix=prefix):
                 result = publish(out)
                 if inspect.isawaitable(result):

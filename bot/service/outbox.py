@@ -57,9 +57,12 @@ def payload(
     info: Notice | None,
     hands: Sequence[str],
     finished: bool,
+    began: str | None = None,
 ) -> dict[str, Any]:
-    """An entry's payload: what the chat must be shown beyond the latest state."""
+    """An entry's payload: what the chat must be shown beyond the latest state (`began`: the
+    player whose turn the change began, notified when it is shown)."""
     return {
+        "began": began,
         "lang": out_lang,
         "names": dict(names),
         "events": [event_to_dict(e) for e in events],
@@ -124,17 +127,24 @@ class OutboxPort:
         entries = await self.uow.storage.claim_outbox(prefix, look, self.lease, limit)
         last: dict[int | None, OutboxEntry] = {}
         hands: dict[int | None, dict[str, None]] = {}
+        began: dict[int | None, set[str]] = {}
         for entry in entries:
             last[entry.game_id] = entry
+            if isinstance(entry.payload.get("began"), str):
+                began.setdefault(entry.game_id, set()).add(entry.payload["began"])
             hands.setdefault(entry.game_id, {}).update(
                 dict.fromkeys(p for p in entry.payload.get("hands", ()) if isinstance(p, str))
             )
         outcomes = []
         for entry in entries:
             views = last[entry.game_id] is entry
-            outcomes.append(
-                await self._outcome(entry, list(hands[entry.game_id]) if views else None)
-            )
+            out = await self._outcome(entry, list(hands[entry.game_id]) if views else None)
+            # A turn one of them began, if that player is still to act in the latest state.
+            if out.turn_began is None and out.table is not None:
+                current = out.table.current
+                if current in began.get(entry.game_id, ()):
+                    out.turn_began = current
+            outcomes.append(out)
         return outcomes
 
     async def _outcome(self, entry: OutboxEntry, hands: list[str] | None) -> Outcome:

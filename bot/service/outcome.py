@@ -74,6 +74,10 @@ class Outcome:
     # took out the last person, a game that could not be loaded was set aside): a timer's
     # outcome has no command to answer, so adapters post these with the announcements.
     notices: list[Notice] = field(default_factory=list)
+    # The player whose turn this change began (another player than before is to act), so an
+    # adapter can notify them without remembering what it showed last: with several bot
+    # processes, the one that showed the previous state may not be this one.
+    turn_began: str | None = None
     outbox: Entries | None = None  # the outbox entries committed with this outcome
 
     @property

@@ -27,6 +27,19 @@ class Queries:
 
         return await self.uow.run(chat_key, None, use_case)
 
+    async def game_table(self, game_id: int) -> Outcome:
+        """A game's table as last committed, whatever its status: what its chat should show
+        now (an adapter whose edit may have landed after another process's newer one)."""
+
+        async def use_case(work: Work) -> Outcome:
+            settings = await work.settings()
+            match = await work.stored(game_id)
+            if match is None:
+                return work.refuse("error-no-game")
+            return projection.shown(match, settings)
+
+        return await self.uow.run_for_game(game_id, None, use_case)
+
     async def hand(
         self, user: User, *, chat_key: str | None = None, game_id: int | None = None
     ) -> Outcome:

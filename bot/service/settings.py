@@ -31,7 +31,7 @@ class SettingsCases:
 
     async def set_personal(self, user_key: str, **values: Any) -> None:
         async with self.uow.lock(f"user:{user_key}"):
-            data = {**await self.store.personal(user_key), **values}
+            data = {**await self.store.personal(user_key, fresh=True), **values}
             await self.store.put_personal(user_key, data)
 
     async def toggle_personal(self, user_key: str, key: str, *, default: bool) -> bool:
@@ -41,7 +41,7 @@ class SettingsCases:
         `default` is what the switch means while they never chose (the chat's setting).
         """
         async with self.uow.lock(f"user:{user_key}"):
-            data = await self.store.personal(user_key)
+            data = await self.store.personal(user_key, fresh=True)
             own = data.get(key)
             value = not (default if own is None else bool(own))
             await self.store.put_personal(user_key, {**data, key: value})
@@ -77,7 +77,7 @@ class SettingsCases:
         """
 
         async def use_case(work: Work) -> Outcome:
-            settings = await work.settings()
+            settings = await work.settings(fresh=True)
             match = await work.active()
             if not (is_admin or match is None or match.lobby.creator == user.id):
                 return work.refuse("error-not-allowed")

@@ -225,10 +225,11 @@ class Work:
 
     # ------------------------------------------------------------------ settings
 
-    async def settings(self) -> ChatSettings:
-        """The chat's settings, read once per update."""
-        if self._settings is None:
-            self._settings = await self.uow.settings.chat(self.chat_key)
+    async def settings(self, *, fresh: bool = False) -> ChatSettings:
+        """The chat's settings, read once per update (`fresh`: from the database, not from
+        this process's cache, for an update that changes them)."""
+        if self._settings is None or fresh:
+            self._settings = await self.uow.settings.chat(self.chat_key, fresh=fresh)
         return self._settings
 
     @property
@@ -340,6 +341,7 @@ class Work:
         match.table.remember(events)
         changed = match.refresh_hands(match.version + 1)
         status = "finished" if game.is_over else "running"
+        before = None if match.table.turn is None else match.table.turn.player
         deadline = self._deadline(match, events, settings)
         abandoned = not game.is_over and all(is_bot(p) for p in game.players)
         info = None
@@ -350,9 +352,13 @@ class Work:
             if self.timed:  # no command to answer: what would have been the answer goes to all
                 self.notices.append(info)
                 info = None
-        await self._store(match, status, log, deadline, events=events, hands=changed, info=info)
+        began = None if game.is_over or game.current_player == before else game.current_player
+        await self._store(
+            match, status, log, deadline, events=events, hands=changed, info=info, began=began
+        )
         out = projection.shown(match, settings, info)
         out.events = events
+        out.turn_began = began
         for player in changed:
             out.hands[player] = projection.hand_view(match, settings, player)
         return out
@@ -367,6 +373,7 @@ class Work:
         events: list[Event] | None = None,
         hands: list[str] | None = None,
         info: Notice | None = None,
+        began: str | None = None,
     ) -> Match:
         """The one storage write of a use case; `match` becomes the committed version.
 
@@ -382,7 +389,7 @@ class Work:
             outbox.append(
                 payload(
                     self.lang, match.names, events or [], self.notices, info, hands or [],
-                    finished,
+                    finished, began,
                 )
             )  # fmt: skip
             claim = uow.clock() + uow.outbox_lease

@@ -300,6 +300,19 @@ class StoragePort(Protocol):
         ``count`` sends were recorded in (now - period, now], record this one and return 0.0;
         otherwise record nothing and return the seconds until a slot frees up."""
 
+    # -- deadlines claimed across processes (issue 15)
+    async def claim_deadlines(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[tuple[str, float]]:
+        """(chat key, deadline) of open games whose deadline is due (<= now) and not claimed
+        (deadline_claimed_until <= now), earliest first, each claimed until ``now + lease``
+        (PostgreSQL: FOR UPDATE SKIP LOCKED). Two claimers never get the same deadline while
+        its claim runs. A commit of the game (which sets its next deadline) clears the claim."""
+
+    async def next_deadline(self, prefix: str) -> float | None:
+        """The earliest deadline of the open games of chats whose key starts with ``prefix``,
+        counting a claimed one from when its claim runs out (then it can be claimed again)."""
+
     # -- adapter refs
     async def put_ref(self, game_id: int, key: str, value: str) -> None: ...
 

@@ -167,6 +167,13 @@ async def set_commands(bot: Bot, renderer: Renderer) -> None:
             await retrying(partial(bot.set_my_commands, commands, scope=scope, language_code=code))
 
 
+def group_limit(settings: Settings) -> RateLimit:
+    """The group budget of the settings (`GROUP_LIMIT` in `GROUP_PERIOD` seconds; a test
+    scales it down to see the budget at work in seconds rather than minutes)."""
+    count = settings.group_limit
+    return RateLimit(count, settings.group_period, burst=min(GROUP_LIMIT.burst, count - 1))
+
+
 def webhook_url(settings: Settings) -> str:
     assert settings.webhook_url is not None
     url = settings.webhook_url.rstrip("/")
@@ -225,6 +232,7 @@ class TelegramApp:
             inline=bool(me.supports_inline_queries),
         )
         self.ui.delivery = self.delivery
+        self.ui.converge = not self.service.outbox.sole_process  # other processes edit too
         self.dp.workflow_data.update(
             service=self.service, ui=self.ui, admins=self.admins, inline=self.inline
         )
@@ -244,9 +252,12 @@ class TelegramApp:
             gc.collect()
             gc.freeze()
         # What a stopped process committed but had not sent yet: its outbox entries first (the
-        # results it never posted), then every running game's table and turn hands.
+        # results it never posted), then every running game's table and turn hands. With other
+        # processes running (PostgreSQL), their games are live and the outbox alone brings
+        # what a dead one left: showing every game again would only repeat their messages.
         await self.delivery.start(self._redeliver)
-        await self.ui.show_open_games(PREFIX)
+        if self.service.outbox.sole_process:
+            await self.ui.show_open_games(PREFIX)
         self.timers.start()
         return self.ui
 
@@ -283,9 +294,9 @@ class TelegramApp:
         await self.setup()
         secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
         app = web.Application()
-        SimpleRequestHandler(self.dp, self.bot, secret_token=secret).register(
-            app, path="/" + settings.webhook_path.strip("/")
-        )
+        SimpleRequestHandler(
+            self.dp, self.bot, secret_token=secret, handle_in_background=False
+        ).register(app, path="/" + settings.webhook_path.strip("/"))
         setup_application(app, self.dp, bot=self.bot)
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
@@ -324,7 +335,12 @@ class TelegramApp:
 
 async def run_telegram(settings: Settings, service: UnoService) -> None:
     """`python -m bot` with TELEGRAM_TOKEN set: polling, or the webhook with WEBHOOK_URL."""
-    app = TelegramApp(create_bot(settings), service, sticker_owner=settings.sticker_owner_id)
+    app = TelegramApp(
+        create_bot(settings),
+        service,
+        group_limit=group_limit(settings),
+        sticker_owner=settings.sticker_owner_id,
+    )
     try:
         if settings.webhook_url:
             log.info(

@@ -151,11 +151,16 @@ class Slot:
     `on_new_id` persists the id of a message the queue had to send (first update, or the old
     message was deleted); `version` is the newest state submitted, so an older state that arrives
     late (two outcomes published from different tasks) never overwrites a newer one.
+    `stored_id` reads that persisted id again, right before the queue would send the message
+    new: another bot process may have sent it meanwhile (webhook workers), and then it is
+    edited, not sent twice.
     """
 
     chat_id: int
     message_id: int | None = None
     on_new_id: Callable[[int], Awaitable[None]] | None = None
+    stored_id: Callable[[], Awaitable[int | None]] | None = None
+    dropped: set[int] = field(default_factory=set)  # ids given up (deleted, replaced): never again
     on_forbidden: OnForbidden | None = None
     version: int = -1
     shown: Content | None = None
@@ -337,6 +342,7 @@ class Outbox:
                     and op.slot.message_id is not None
                     and ("message to edit not found" in text or "can't be edited" in text)
                 ):
+                    op.slot.dropped.add(op.slot.message_id)
                     op.slot.message_id = None  # deleted by the user: send a new one
                     op.slot.shown = None
                     continue
@@ -409,6 +415,10 @@ class Outbox:
         content = op.content()
         if slot.message_id is not None and content == slot.shown and not op.fresh:
             return True
+        if slot.message_id is None and not op.fresh and slot.stored_id is not None:
+            found = await slot.stored_id()
+            if found is not None and found not in slot.dropped:  # another process sent it
+                slot.message_id, slot.shown = found, None
         body, markup = content
         new = slot.message_id is None or op.fresh
         as_photo = (

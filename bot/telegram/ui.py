@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -61,6 +61,7 @@ from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.telegram.table_picture import table_content
 from bot.views import HandView, TableView
+from core.events import DealerChosen
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +89,8 @@ class _Game:
     lang: str = "ru"
     chat_id: int = 0
     dm_closed: set[str] = field(default_factory=set)  # players told to open the private chat
-    on_turn: dict[str, bool] = field(default_factory=dict)  # the hand last shown was a turn
     lobby_retired: bool = False
+    version: int = -1  # the newest version of the game this process showed
 
 
 class TelegramUI:
@@ -114,6 +115,10 @@ class TelegramUI:
         self._games: dict[int, _Game] = {}
         self._loading: dict[int, asyncio.Future[_Game]] = {}
         self._messages: dict[tuple[int, int], Slot] = {}
+        # Other processes edit the same tables (webhook workers over one database): after each
+        # table edit, look whether a newer state was committed meanwhile (see `_converge`).
+        self.converge = False
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ refs and slots
 
@@ -155,9 +160,18 @@ class TelegramUI:
                 chat_id,
                 int(stored) if stored else None,
                 on_new_id=lambda mid: self._put_ref(game_id, key, str(mid)),
+                stored_id=lambda: self._stored_id(game_id, key),
             )
             game.slots[key] = slot
         return slot
+
+    async def _stored_id(self, game_id: int, key: str) -> int | None:
+        """The message id another process stored for a slot since this one looked."""
+        stored = await self.service.refs.get(game_id, key)
+        game = self._games.get(game_id)
+        if stored and game is not None:
+            game.refs[key] = stored
+        return int(stored) if stored else None
 
     async def remember_title(self, game_id: int, title: str | None) -> None:
         if title:
@@ -172,6 +186,26 @@ class TelegramUI:
 
     def forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
+
+    async def _catch_up(self, game_id: int, version: int) -> None:
+        """Before showing `version` of a game: if another process committed versions since
+        this one last showed it (webhook workers behind a load balancer), what this process
+        remembers of its messages is out of date. Their ids are read again from the refs (a
+        table or hand another worker sent is edited, not sent twice), and what each message
+        shows is forgotten (an edit is not skipped as unchanged; Telegram's "not modified"
+        answers one that is)."""
+        game = self._games.get(game_id)
+        if game is None:
+            return
+        if game.version >= 0 and version > game.version + 1:
+            refs = await self.service.refs.all(game_id)
+            game.refs.update(refs)
+            for key, slot in game.slots.items():
+                stored = game.refs.get(key)
+                if stored:
+                    slot.message_id = int(stored)
+                slot.shown = None
+        game.version = max(game.version, version)
 
     # ------------------------------------------------------------------ publishing
 
@@ -198,12 +232,21 @@ class TelegramUI:
         # Only the private chats are waited for: a group edit may wait for the group's rate
         # limit, and nobody should see a spinning button because of it.
         futures: list[asyncio.Future[Any]] = []
+        dealt = any(isinstance(e, DealerChosen) for e in out.events)
         if out.table is not None:
-            sends.append((None, await self.show_table(out.table, out.names, strict=strict)))
+            await self._catch_up(out.table.game_id, out.table.version)
+            opens = out.table.version == 0 if out.table.top is None else dealt
+            shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
+            sends.append((None, shown))
         private = self.modes.private_hands(await self.modes.of(out.chat_key))
         for player, view in out.hands.items() if private else ():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
-            futures.append(await self.show_hand(view, out.names, notes=drawn, strict=strict))
+            began = out.turn_began == player
+            futures.append(
+                await self.show_hand(
+                    view, out.names, notes=drawn, strict=strict, began=began, opens=dealt
+                )
+            )
             sends.append((None, futures[-1]))
         for viewer, text in notes.revealed(self.r, out, self.r.colorblind(out)).items():
             # The challenged hand: to the challenger's private chat only.
@@ -225,8 +268,18 @@ class TelegramUI:
         await asyncio.wait([future], timeout=self.wait)
 
     async def show_table(
-        self, view: TableView, names: Mapping[str, str], *, strict: bool = False
+        self,
+        view: TableView,
+        names: Mapping[str, str],
+        *,
+        strict: bool = False,
+        opens: bool = True,
     ) -> asyncio.Future[Any]:
+        """Edit the game's lobby or table message, or send it.
+
+        `opens`: the outcome that brings the message into being (the lobby's creation, the
+        deal); with other processes publishing too (`converge`), only that one sends it new.
+        """
         chat_id = chat_id_of(view.chat_key)
         assert chat_id is not None
         game = await self._game(view.game_id)
@@ -257,12 +310,41 @@ class TelegramUI:
             def render() -> Content:
                 return table_content(view, r.table(view, names), wanted=picture), markup
 
+        if self.converge and slot.message_id is None and not opens:
+            found = None if slot.stored_id is None else await slot.stored_id()
+            if found is None or found in slot.dropped:
+                # The worker that opened it is sending it (perhaps waiting for the group's
+                # budget): a second one here would show it twice. That worker follows its
+                # send with the newest state (`_converge`).
+                return _done()
+            slot.message_id, slot.shown = found, None
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
         future = self.sender.update(slot, render, view.version, low=low, strict=strict)
+        if self.converge:
+            future.add_done_callback(lambda _: self._spawn(self._converge(view)))
         if view.status in ENDED:
             future.add_done_callback(lambda _: self.forget(view.game_id))
         return future
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _converge(self, shown: TableView) -> None:
+        """After a table edit: if a newer state of the game was committed meanwhile, show it.
+
+        Two processes edit one table message; the older state's edit (say, one that waited for
+        the group's budget) may reach Telegram after the newer one and overwrite it. Whichever
+        process sent last looks here, and the newest state wins in the end."""
+        try:
+            out = await self.service.game_table(shown.game_id)
+        except Exception:  # the next edit of the game looks again
+            log.exception("looking for a newer table of game %s failed", shown.game_id)
+            return
+        if out.table is not None and out.table.version > shown.version:
+            await self.show_table(out.table, out.names)
 
     def _hand_text(self, game: _Game, view: HandView, names: Mapping[str, str]) -> str:
         parts = []
@@ -292,22 +374,34 @@ class TelegramUI:
         notes: list[str] | None = None,
         fresh: bool = False,
         strict: bool = False,
+        began: bool = False,
+        opens: bool = True,
     ) -> asyncio.Future[Any]:
         """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom);
-        `strict`: the future raises if the send was given up for a reason that may pass."""
+        `strict`: the future raises if the send was given up for a reason that may pass.
+
+        `began`: the player's turn began with this change (`Outcome.turn_began`): the hand
+        then moves to the bottom of the private chat as a new message, which Telegram notifies.
+        `opens`: the outcome that deals the hand; with other processes publishing too
+        (`converge`), a later one that finds no stored hand message leaves it to that one.
+        """
         game, slot = await self._hand_slot(view, names)
-        was_turn = game.on_turn.get(view.player, False)
-        game.on_turn[view.player] = view.is_turn
+        if self.converge and slot.message_id is None and not fresh and not opens:
+            found = None if slot.stored_id is None else await slot.stored_id()
+            if found is None or found in slot.dropped:
+                return _done()  # the dealing worker sends it, then the newest state
+            slot.message_id, slot.shown = found, None
         if fresh:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:
                 self.sender.remove_keyboard(slot.chat_id, slot.message_id)
+                slot.dropped.add(slot.message_id)
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
         own = await self.service.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it.
-        ping = view.is_turn and not was_turn and not fresh and _switch(own, TURN_PING)
+        ping = began and view.is_turn and not fresh and _switch(own, TURN_PING)
         pictures = _switch(own, PICTURES)
         names = dict(names)
         lines = list(notes or ())
@@ -318,7 +412,22 @@ class TelegramUI:
                 text = "\n".join(lines) + "\n\n" + text
             return self._hand_content(view, text, pictures), hand_keyboard(self.r, view)
 
-        return self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
+        future = self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
+        if self.converge:
+            future.add_done_callback(lambda _: self._spawn(self._converge_hand(view)))
+        return future
+
+    async def _converge_hand(self, shown: HandView) -> None:
+        """After a hand's update: if a newer one was committed meanwhile, show it (another
+        process's newer hand may have gone out before this older one, see `_converge`)."""
+        try:
+            out = await self.service.hand(User(shown.player, ""), game_id=shown.game_id)
+        except Exception:
+            log.exception("looking for a newer hand in game %s failed", shown.game_id)
+            return
+        latest = out.hands.get(shown.player)
+        if latest is not None and latest.version > shown.version:
+            await self.show_hand(latest, out.names)
 
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless
@@ -392,6 +501,8 @@ class TelegramUI:
                     mine = await self.service.hand(User(seat.id, seat.name), game_id=view.game_id)
                     hand = mine.hands.get(seat.id)
                     if hand is not None and hand.choices:
+                        # No notification: a turn the stopped process began and did not show
+                        # is in its outbox entry, re-delivered (and notified) before this.
                         await self.show_hand(hand, mine.names)
                 shown += 1
             except Exception:  # one broken game must not keep the others hidden

@@ -13,7 +13,10 @@ sender cannot use shows as its `:name:`; `content_emoji` lists them for the test
 
 No gateway is involved: after ``bot.login`` the driver feeds READY / GUILD_CREATE straight into
 ``bot._connection`` and then builds real INTERACTION_CREATE payloads and hands them to
-``bot._connection.parse_interaction_create``.
+``bot._connection.parse_interaction_create``.  Only a bot that connects for real (``bot.start``,
+with ``DiscordWebSocket.DEFAULT_GATEWAY`` pointed at ``gateway_url``) meets the gateway: it says
+HELLO, answers heartbeats, and records every IDENTIFY in ``identifies`` (which shard, of how
+many); a sharding test waits for them with ``wait_identified``.
 
 Typical use::
 
@@ -658,12 +661,15 @@ class FakeDiscord:
         # discord.py only *logs* exceptions raised in commands / view callbacks; collect them
         self.logged_errors: list[logging.LogRecord] = []
         self._log_handler = _ListHandler(self.logged_errors)
+        self.identifies: list[JSON] = []  # the IDENTIFY payloads ("d") the gateway received
+        self._identified = asyncio.Condition()
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> str:
         """Start the server on 127.0.0.1 (random port) and point discord.py at it."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/{tail:.*}", self._handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -687,6 +693,42 @@ class FakeDiscord:
             discord.http.Route.BASE = self._old_base
             self._old_base = None
         logging.getLogger("discord").removeHandler(self._log_handler)
+
+    @property
+    def gateway_url(self) -> str:
+        return self.base_url.replace("http://", "ws://") + "/gateway"
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        """The gateway as far as connecting goes: HELLO, heartbeat ACKs, IDENTIFY recorded.
+
+        Discord closes a connection whose IDENTIFY names a shard outside 0..count-1 with 4010
+        (invalid shard); so does the fake."""
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"op": 10, "d": {"heartbeat_interval": 45_000}, "s": None, "t": None})
+        async for message in ws:
+            if message.type != web.WSMsgType.TEXT:
+                continue
+            payload = json.loads(message.data)
+            if payload.get("op") == 1:  # heartbeat
+                await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
+            elif payload.get("op") == 2:  # identify
+                data = payload["d"]
+                shard = data.get("shard", [0, 1])
+                async with self._identified:
+                    self.identifies.append(data)
+                    self._identified.notify_all()
+                if not 0 <= shard[0] < shard[1]:
+                    await ws.close(code=4010, message=b"Invalid shard")
+        return ws
+
+    async def wait_identified(self, count: int, timeout: float = 10.0) -> list[JSON]:
+        """The first `count` IDENTIFY payloads, once the gateway received them."""
+        async with self._identified:
+            await asyncio.wait_for(
+                self._identified.wait_for(lambda: len(self.identifies) >= count), timeout
+            )
+        return self.identifies[:count]
 
     @property
     def bot_errors(self) -> list[str]:

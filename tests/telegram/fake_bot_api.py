@@ -48,6 +48,7 @@ import html
 import io
 import itertools
 import json
+import random
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -58,7 +59,7 @@ from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import Update
-from aiohttp import web
+from aiohttp import ClientError, ClientSession, ClientTimeout, web
 from PIL import Image
 
 __all__ = [
@@ -238,7 +239,8 @@ class ApiCall:
     params: Json
     response: Json
     status: int
-    time: float
+    time: float  # when it was answered
+    arrived: float = 0.0  # when the request came in (what a rate limit counts)
 
     @property
     def ok(self) -> bool:
@@ -306,6 +308,19 @@ class _PendingUpdate:
     update_id: int
     type: str
     payload: Json
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One POST of an update to a webhook: to which worker, and its answer (None: no answer,
+    the worker was down or died while handling it)."""
+
+    update_id: int
+    type: str
+    url: str
+    status: int | None
+    started: float
+    ended: float
 
 
 class LocalAiohttpSession(AiohttpSession):
@@ -410,6 +425,14 @@ class FakeBotAPI:
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        # Webhook mode (setWebhook): updates are POSTed instead of waiting for getUpdates, to
+        # the registered URL or, behind a load balancer (`balance`), to a random worker.
+        self.webhook: Json | None = None
+        self.workers: list[str] = []
+        self.deliveries: list[Delivery] = []  # every POST of an update, answered or not
+        self.rng = random.Random(15)
+        self._delivering: set[asyncio.Task[None]] = set()
+        self._client: ClientSession | None = None
         # Telegram method names are case-insensitive; implementations are the _m_* methods.
         self._methods: dict[str, Callable[[Json], Any]] = {
             name[3:].lower(): getattr(self, name) for name in dir(self) if name.startswith("_m_")
@@ -448,6 +471,12 @@ class FakeBotAPI:
         """Wake every pending long poll (answering ``[]``) so shutdown is instant."""
         self._closing = True
         self._notify()
+        for task in list(self._delivering):
+            task.cancel()
+        await asyncio.gather(*self._delivering, return_exceptions=True)
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -567,8 +596,65 @@ class FakeBotAPI:
         except LookupError as exc:
             raise ValueError(f"update has no known event type: {payload!r}") from exc
         self._updates.append(_PendingUpdate(update_id, update_type, full))
+        if self.webhook is not None:
+            self._start_deliveries()
         self._notify()
         return update_id
+
+    # ------------------------------------------------------------------ webhook mode
+
+    def balance(self, workers: Iterable[str]) -> None:
+        """Stand for a load balancer in front of these webhook URLs: each update goes to one
+        of them at random (whatever URL the bot registered), and one that does not answer 200
+        is retried on another, as Telegram retries a webhook that failed."""
+        self.workers = list(workers)
+
+    @property
+    def delivering(self) -> int:
+        """Updates being POSTed (or waiting to be retried) right now."""
+        return len(self._delivering)
+
+    def _start_deliveries(self) -> None:
+        self._drop_unwanted_updates()
+        for update in self._updates:
+            task = asyncio.get_running_loop().create_task(self._deliver(update))
+            self._delivering.add(task)
+            task.add_done_callback(self._delivered)
+        self._updates = []
+
+    def _delivered(self, task: asyncio.Task[None]) -> None:
+        self._delivering.discard(task)
+        self._notify()
+
+    async def _deliver(self, update: _PendingUpdate) -> None:
+        """POST the update until a worker answers 200 (Telegram keeps retrying a webhook that
+        fails; here every 50 ms, doubling up to a second)."""
+        assert self.webhook is not None
+        if self._client is None:
+            self._client = ClientSession(timeout=ClientTimeout(total=30))
+        headers = {"Content-Type": "application/json"}
+        if self.webhook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = str(self.webhook["secret_token"])
+        body = json.dumps(update.payload)
+        failures = 0
+        while not self._closing:
+            url = self.rng.choice(self.workers) if self.workers else str(self.webhook["url"])
+            status: int | None = None
+            started = time.monotonic()
+            try:
+                async with self._client.post(url, data=body, headers=headers) as resp:
+                    status = resp.status
+                    await resp.read()
+            except (ClientError, OSError, TimeoutError):
+                status = None
+            self.deliveries.append(
+                Delivery(update.update_id, update.type, url, status, started, time.monotonic())
+            )
+            self._notify()
+            if status == 200:
+                return
+            failures += 1
+            await asyncio.sleep(min(1.0, 0.05 * 2 ** (failures - 1)))
 
     def send_message(
         self,
@@ -749,6 +835,18 @@ class FakeBotAPI:
                 raise TimeoutError(f"no matching API call within {timeout}s; {self._summary()}")
             await self._wait(changed, remaining)
 
+    async def wait_until(self, check: Callable[[], bool], timeout: float = 5.0) -> None:
+        """Until ``check()`` holds, looking again after every call the bot makes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            changed = self._changed
+            if check():
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"not so within {timeout}s; {self._summary()}")
+            await self._wait(changed, remaining)
+
     async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Wait until every injected update was fetched and no call came for ``quiet`` s.
 
@@ -760,7 +858,7 @@ class FakeBotAPI:
             changed = self._changed
             now = time.monotonic()
             remaining = quiet
-            if not self._updates and not self._inflight:
+            if not self._updates and not self._inflight and not self._delivering:
                 remaining = self._last_activity + quiet - now
                 if remaining <= 0:
                     return
@@ -832,6 +930,7 @@ class FakeBotAPI:
         return params
 
     async def _handle(self, request: web.Request) -> web.Response:
+        arrived = time.monotonic()
         method = request.match_info["method"]
         key = method.lower()
         counted = key != "getupdates"  # a waiting long poll is not "busy"
@@ -847,7 +946,7 @@ class FakeBotAPI:
         finally:
             self._inflight -= counted
             self._last_activity = time.monotonic()
-        self._calls.append(ApiCall(method, params, body, status, time.monotonic()))
+        self._calls.append(ApiCall(method, params, body, status, time.monotonic(), arrived))
         self._notify()
         return web.json_response(body, status=status)
 
@@ -979,7 +1078,33 @@ class FakeBotAPI:
             "supports_inline_queries": self.inline_mode,
         }
 
+    def _m_setWebhook(self, params: Json) -> bool:
+        # The fake stands for a self-hosted Bot API server (TELEGRAM_API_BASE), which takes
+        # http:// webhooks on any port; api.telegram.org wants https on 443, 80, 88 or 8443.
+        url = str(params.get("url") or "")
+        if not url.startswith(("http://", "https://")):
+            raise ApiError(400, "Bad Request: bad webhook: An HTTPS URL must be provided")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        if "allowed_updates" in params:
+            self._allowed_updates = set(params["allowed_updates"] or []) or None
+        self.webhook = {"url": url, "secret_token": secret}
+        self._start_deliveries()
+        return True
+
+    def _m_getWebhookInfo(self, params: Json) -> Json:
+        url = "" if self.webhook is None else self.webhook["url"]
+        pending = len(self._updates) + len(self._delivering)
+        return {"url": url, "has_custom_certificate": False, "pending_update_count": pending}
+
     async def _m_getUpdates(self, params: Json) -> list[Json]:
+        if self.webhook is not None:
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; "
+                "use deleteWebhook to delete the webhook first",
+            )
         offset = params.get("offset")
         limit = min(max(_as_int(params.get("limit", 100), "limit"), 1), 100)
         timeout = min(max(_as_int(params.get("timeout", 0), "timeout"), 0), 50)
@@ -1023,6 +1148,7 @@ class FakeBotAPI:
     def _m_deleteWebhook(self, params: Json) -> bool:
         if params.get("drop_pending_updates"):
             self._updates.clear()
+        self.webhook = None
         return True
 
     def _m_setMyCommands(self, params: Json) -> bool:

@@ -71,6 +71,8 @@ _UNRECORDED: Final = (
     f"SELECT {_GAME} FROM games WHERE status = 'finished'"
     " AND NOT EXISTS (SELECT 1 FROM matches WHERE matches.game_id = games.id) ORDER BY id"
 )
+# "Open games of the chats whose key starts with $1", the status spelled like the partial index.
+_OPEN_OF_PREFIX: Final = "status IN ('lobby', 'running') AND starts_with(chat_key, $1)"
 _STATS: Final = "user_id, name, games, wins, points, tally_games, tally_points"
 _ENTRY: Final = "id, chat_key, game_id, version, payload, created_at, attempts"
 # Unsent, unclaimed entries of the chats with a key prefix, oldest first, locked so that a
@@ -362,7 +364,7 @@ class PostgresStorage:
             try:
                 await conn.execute(
                     "UPDATE games SET version = $2, status = $3, state = $4, meta = $5,"
-                    " deadline = $6, updated_at = $7 WHERE id = $1",
+                    " deadline = $6, deadline_claimed_until = 0, updated_at = $7 WHERE id = $1",
                     game_id, c.version, status, c.state, c.meta, deadline, c.now,
                 )  # fmt: skip
             except asyncpg.UniqueViolationError as exc:
@@ -505,6 +507,42 @@ class PostgresStorage:
             return 0.0
 
         return await self._write(take)
+
+    # -- deadlines claimed across processes ----------------------------------------------
+
+    async def claim_deadlines(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[tuple[str, float]]:
+        """(chat key, deadline) of the open games of chats whose key starts with ``prefix``
+        whose deadline is due (``<= now``) and not claimed (its claim ran out by ``now``),
+        earliest first, each claimed until ``now + lease``.
+
+        ``FOR UPDATE SKIP LOCKED``: a row another process is claiming or committing right now
+        is skipped, not waited for, and one claimed meanwhile no longer matches once locked
+        (PostgreSQL re-checks the condition on the row's newest version), so two claimers never
+        get the same deadline while its claim runs.  Any commit of the game clears its claim.
+        """
+        rows = await self._write(
+            lambda conn: conn.fetch(
+                "UPDATE games SET deadline_claimed_until = $3 WHERE id IN ("
+                f" SELECT id FROM games WHERE deadline <= $2 AND deadline_claimed_until <= $2"
+                f" AND {_OPEN_OF_PREFIX} ORDER BY deadline, id LIMIT $4"
+                " FOR UPDATE SKIP LOCKED) RETURNING id, chat_key, deadline",
+                prefix, now, now + lease, limit,
+            )
+        )  # fmt: skip
+        ordered = sorted(rows, key=lambda r: (r["deadline"], r["id"]))
+        return [(r["chat_key"], r["deadline"]) for r in ordered]
+
+    async def next_deadline(self, prefix: str) -> float | None:
+        """When the earliest deadline of the open games of chats whose key starts with
+        ``prefix`` can be claimed: its time, or for a claimed one when its claim runs out."""
+        row = await self._row(
+            "SELECT min(greatest(deadline, deadline_claimed_until)) FROM games"
+            f" WHERE deadline IS NOT NULL AND {_OPEN_OF_PREFIX}",
+            prefix,
+        )
+        return None if row is None or row[0] is None else float(row[0])
 
     # -- adapter refs ---------------------------------------------------------------------
 

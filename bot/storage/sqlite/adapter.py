@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -69,6 +69,8 @@ from core.rules import Scoring
 _T = TypeVar("_T")
 
 MEMORY = ":memory:"
+
+Params = Sequence[Any] | Mapping[str, Any]
 
 
 class SqliteStorage:
@@ -183,7 +185,7 @@ class SqliteStorage:
     async def _write(self, apply: Callable[[sqlite3.Connection], _T]) -> _T:
         return await self._group.write(apply)
 
-    async def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    async def _rows(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """One read statement: one snapshot of committed data, on a connection where nothing
         is queued ahead of it (see the module docstring)."""
         if self._closed:
@@ -194,11 +196,11 @@ class SqliteStorage:
         except sqlite3.Error as exc:
             raise backend_failure(exc) from exc
 
-    async def _row(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    async def _row(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         rows = await self._rows(sql, params)
         return rows[0] if rows else None
 
-    async def _game(self, sql: str, params: Sequence[Any] = ()) -> GameRecord | None:
+    async def _game(self, sql: str, params: Params = ()) -> GameRecord | None:
         row = await self._row(sql, params)
         return None if row is None else codec.game_record(row)
 
@@ -374,6 +376,26 @@ class SqliteStorage:
         """One send of the chat's shared budget: 0.0 and recorded, or the seconds to wait."""
         return await self._write(outbox_table.take_slot(chat_key, now, count, period))
 
+    # -- deadlines claimed across processes ----------------------------------------------
+
+    async def claim_deadlines(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[tuple[str, float]]:
+        """(chat key, deadline) of the open games of chats whose key starts with ``prefix``
+        whose deadline is due (``<= now``) and not claimed (its claim ran out by ``now``),
+        earliest first, each claimed until ``now + lease``.
+
+        One write transaction, so two claimers -- coroutines or processes on the file -- never
+        get the same deadline while its claim runs.  Any commit of the game clears its claim.
+        """
+        return await self._write(games.claim_deadlines(prefix, now, now + lease, limit))
+
+    async def next_deadline(self, prefix: str) -> float | None:
+        """When the earliest deadline of the open games of chats whose key starts with
+        ``prefix`` can be claimed: its time, or for a claimed one when its claim runs out."""
+        row = await self._row(games.NEXT_DEADLINE, {"prefix": prefix})
+        return None if row is None or row[0] is None else float(row[0])
+
     # -- adapter refs ---------------------------------------------------------------------
 
     async def put_ref(self, game_id: int, key: str, value: str) -> None:
@@ -446,5 +468,5 @@ def _setup_reader(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA query_only = ON")  # this connection only ever reads
 
 
-def _fetchall(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+def _fetchall(conn: sqlite3.Connection, sql: str, params: Params) -> list[sqlite3.Row]:
     return conn.execute(sql, params).fetchall()

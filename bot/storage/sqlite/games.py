@@ -75,7 +75,8 @@ def update(
         try:
             cur = conn.execute(
                 "UPDATE games SET version = version + 1, status = ?, state = ?, meta = ?,"
-                " deadline = ?, updated_at = ? WHERE id = ? AND version = ?",
+                " deadline = ?, deadline_claimed_until = 0, updated_at = ?"
+                " WHERE id = ? AND version = ?",
                 (status, state, meta, deadline, now, game_id, expected_version),
             )
         except sqlite3.IntegrityError as exc:
@@ -91,6 +92,41 @@ def update(
             "SELECT chat_key, created_at FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         return row
+
+    return apply
+
+
+# "Open games of the chats whose key starts with ?": the status test is spelled like the partial
+# index's, the prefix compared as a substring (no LIKE: a key may hold `%` or `_`).
+_OPEN_OF_PREFIX: Final = (
+    "status IN ('lobby', 'running') AND substr(chat_key, 1, length(:prefix)) = :prefix"
+)
+
+# When each open game's deadline can next be claimed: a claimed one only once its claim ran out.
+NEXT_DEADLINE: Final = (
+    "SELECT min(max(deadline, deadline_claimed_until)) FROM games"
+    f" WHERE deadline IS NOT NULL AND {_OPEN_OF_PREFIX}"
+)
+
+
+def claim_deadlines(prefix: str, now: float, until: float, limit: int) -> Apply:
+    """Claim the due, unclaimed deadlines until ``until``; returns ``[(chat key, deadline)]``,
+    earliest first.  One write transaction: no other writer (process) runs between the
+    SELECT and the UPDATE, so nothing is claimed twice."""
+
+    def apply(conn: sqlite3.Connection) -> list[tuple[str, float]]:
+        params = {"prefix": prefix, "now": now, "until": until, "limit": limit}
+        rows = conn.execute(
+            "SELECT id, chat_key, deadline FROM games WHERE deadline <= :now"
+            f" AND deadline_claimed_until <= :now AND {_OPEN_OF_PREFIX}"
+            " ORDER BY deadline, id LIMIT :limit",
+            params,
+        ).fetchall()
+        conn.executemany(
+            "UPDATE games SET deadline_claimed_until = ? WHERE id = ?",
+            [(until, row["id"]) for row in rows],
+        )
+        return [(row["chat_key"], row["deadline"]) for row in rows]
 
     return apply
 
