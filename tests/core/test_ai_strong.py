@@ -42,9 +42,9 @@ def test_strong_wins_more_of_the_same_rounds_than_easy() -> None:
     """400 seeded four-player classic rounds against three greedy baselines, seats rotated,
     played once with the strong player and once with the easy one in the same seat.
 
-    Measured on these seeds: strong won 134, easy 111 (on 2,000 rounds of `bench/ai.py`, see the
-    README: 34.6 % against 30.4 %, a gap of the same size). The bar, strong at least 8 rounds
-    (2 points) ahead, sits well inside that, and the rounds are seeded, so the outcome is fixed.
+    Measured on these seeds: strong won 135, easy 111 (`bench/ai.py`, see the README, measures
+    a gap of the same size). The bar, strong at least 8 rounds (2 points) ahead, sits well inside
+    that, and the rounds are seeded, so the outcome is fixed.
     """
     rules = dataclasses.replace(Rules.preset("classic"), target=1)
     players = ["p0", "p1", "p2", "p3"]
