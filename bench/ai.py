@@ -20,6 +20,9 @@ else accept, never challenge, and jump in whenever they can under `house`):
   percentile.
 
 Rounds are split into chunks across `--jobs` processes; results do not depend on the split.
+Each line is also printed as soon as its last chunk is in ("done after ... s:", with that line's
+own CPU figures), so that a long run on a shared machine shows its lines as they come; the table
+and the CPU figures over all lines follow at the end.
 """
 
 from __future__ import annotations
