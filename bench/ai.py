@@ -20,6 +20,9 @@ else accept, never challenge, and jump in whenever they can under `house`):
   percentile.
 
 Rounds are split into chunks across `--jobs` processes; results do not depend on the split.
+Each line is also printed as soon as its last chunk is in ("done after ... s:", with that line's
+own CPU figures), so that a long run on a shared machine shows its lines as they come; the table
+and the CPU figures over all lines follow at the end.
 """
 
 from __future__ import annotations
@@ -126,16 +129,16 @@ def main() -> None:
             total.wins += part.wins
             total.rounds += part.rounds
             total.times += part.times
+            if total.rounds == args.rounds:  # a line is complete: show it now (long runs)
+                elapsed = time.perf_counter() - began
+                line = _line(preset, baseline, level, total)
+                print(f"done after {elapsed:.0f} s: {line}", flush=True)
     print(f"{args.rounds} four-player rounds per line, seats rotated, target=1")
     print(f"{'preset':<10} {'baseline':<8} {'level':<7} {'wins':>7}  95% interval")
     all_times: list[float] = []
     for preset, baseline, level in sorted(results, key=lambda k: tasks_order(tasks, k)):
         r = results[(preset, baseline, level)]
-        low, high = wilson(r.wins, r.rounds)
-        print(
-            f"{preset:<10} {baseline:<8} {level:<7} {r.wins / r.rounds:>7.1%}"
-            f"  [{low:.1%}, {high:.1%}]"
-        )
+        print(_line(preset, baseline, level, r))
         all_times += r.times
     if all_times:
         mean = sum(all_times) / len(all_times)
@@ -146,6 +149,18 @@ def main() -> None:
             f"max {max(all_times) * 1000:.2f} ms"
         )
     print(f"wall time {time.perf_counter() - began:.0f} s with {args.jobs} job(s)")
+
+
+def _line(preset: str, baseline: str, level: str, r: Result) -> str:
+    low, high = wilson(r.wins, r.rounds)
+    line = (
+        f"{preset:<10} {baseline:<8} {level:<7} {r.wins / r.rounds:>7.1%}  [{low:.1%}, {high:.1%}]"
+    )
+    if r.times:
+        mean = sum(r.times) / len(r.times)
+        p99 = percentile(r.times, 0.99)
+        line += f"  (CPU a move: mean {mean * 1000:.2f} ms, p99 {p99 * 1000:.2f} ms)"
+    return line
 
 
 def tasks_order(tasks: list[tuple[str, str, str, int, int]], key: tuple[str, str, str]) -> int:

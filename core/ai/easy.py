@@ -79,6 +79,15 @@ class Style:
     keep_wild_hand: int = KEEP_WILD_HAND
     block: float = 0.0
     hold_attack: float = 0.0  # keep Skip and Draw Two back while the next player is not close
+    # How much likelier a player holding the old color is to play a Wild Draw Four than one
+    # without it (`guilt_probability`): 1 believes everyone plays it as readily as a bluff.
+    bluff_odds: float = 1.0
+    # Under jump-in: decline a jump-in that would leave one card (UNO cannot be called before
+    # it, and whoever is asked first catches); value a card whose twin we hold (play one, jump
+    # in with the other), and mind the chance that an opponent holds the twin of our card.
+    safe_jump: bool = False
+    pair_bonus: float = 0.0
+    jump_risk: float = 0.0
 
 
 EASY = Style()
@@ -114,7 +123,7 @@ def choose_action(
     if A.CATCH in legal:
         return A.CATCH
     if player != game.current_player:
-        return _jump_in(legal)
+        return _jump_in(game, player, legal, style)
     action = turn_action(game, player, legal, rng, style)
     if (
         action.type is ActionType.PLAY
@@ -127,10 +136,13 @@ def choose_action(
     return action
 
 
-def _jump_in(legal: list[Action]) -> Action | None:
-    """Jump in whenever possible: a free shed that also takes the turn of everyone in between."""
+def _jump_in(game: Game, player: str, legal: list[Action], style: Style) -> Action | None:
+    """Jump in whenever possible: a free shed that also takes the turn of everyone in between
+    (with `style.safe_jump`, not from two cards: see `Style`)."""
     for action in legal:
         if action.type is ActionType.PLAY:
+            if style.safe_jump and len(game.hands[player]) == 2:
+                return None
             return action
     return None
 
@@ -146,6 +158,7 @@ class _View:
         "hand",
         "n",
         "next_size",
+        "opponent_cards",
         "opponent_min",
         "player",
         "prev_size",
@@ -167,6 +180,7 @@ class _View:
         self.next_size = self.sizes[players[(idx + game.direction) % self.n]]
         self.prev_size = self.sizes[players[(idx - game.direction) % self.n]]
         self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
+        self.opponent_cards = sum(self.sizes.values()) - len(self.hand)
         self.unseen: Counter[Card] = Counter()
         if style.block:
             # The cards this seat has not seen: the others' hands and the draw pile.
@@ -334,6 +348,11 @@ def _score_play(view: _View, card: Card) -> float:
         score += style.block * view.stuck(card, color) * (3.0 if next_danger else 1.0)
     # Shed points: a little always, much more when someone may go out soon.
     score += card.points * (0.08 if danger else 0.01)
+    if view.game.rules.jump_in and not card.is_wild:
+        if style.pair_bonus and card.kind is not Kind.DRAW_TWO and card in rest:
+            score += style.pair_bonus
+        if style.jump_risk:
+            score -= style.jump_risk * view.unseen[card] * view.opponent_cards / view.unseen_total
     kind = card.kind
     if kind in _ATTACKS and not next_danger:
         score -= style.hold_attack
@@ -402,7 +421,7 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
     )
     challenge_value = float("-inf")
     if A.CHALLENGE in legal:
-        p = guilt_probability(game, view.player)
+        p = guilt_probability(game, view.player, view.style.bluff_odds)
         gain = pending.amount + TURN_VALUE + 4 * OPPONENT_CARD
         if game.rules.guilty_takes_back:
             gain += OPPONENT_CARD  # the offender also takes the Wild Draw Four back
@@ -414,7 +433,7 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
     return A.ACCEPT
 
 
-def guilt_probability(game: Game, player: str) -> float:
+def guilt_probability(game: Game, player: str, bluff_odds: float = 1.0) -> float:
     """The chance that the pending Wild Draw Four was a bluff, from public information only.
 
     The offender's hand (the cards they kept when they played it) is a random draw from the
@@ -422,8 +441,10 @@ def guilt_probability(game: Game, player: str) -> float:
     Among those, the cards of the previous color number 25 minus the ones seen. The offender was
     guilty if at least one of their `k` cards has that color; with `u` unseen cards of which `m`
     have it, the hypergeometric chance of none is (u-m)/u * (u-m-1)/(u-1) * ... (k factors).
-    It does not model that a player holding the color is more likely to play that color than a
-    Wild Draw Four; random opponents do not care, and people bluff.
+    With `bluff_odds` below 1 it also weighs that a player holding the old color is less likely
+    to play a Wild Draw Four than one without it (Bayes: the odds of guilt times `bluff_odds`),
+    except when the offender named the old color again: a player who holds none would rather
+    name a color they hold, so that choice tells nothing in the honest player's favour.
     """
     pending = game.pending
     if pending is None or pending.offender is None or pending.prev_color is None:
@@ -442,4 +463,7 @@ def guilt_probability(game: Game, player: str) -> float:
         if u <= 0:
             break
         none *= max(u - m, 0) / u
-    return 1.0 - none
+    guilty = 1.0 - none
+    if bluff_odds >= 1.0 or game.color is prev:
+        return guilty
+    return guilty * bluff_odds / (guilty * bluff_odds + none)

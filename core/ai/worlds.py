@@ -7,20 +7,46 @@ waiting for a challenge gets the verdict the dealt hand implies (guilty if the o
 card of the color that was in play before it), and the world's future reshuffles get a seed of
 their own, so no world carries anything but public facts into a search.
 
-Worlds are built on `Game.to_dict()` and read back with `Game.from_dict()`, touching only the
-fields that hold hidden cards (`hands`, `draw`, the pending penalty's `legal`, `seed`). When the
-cards do not add up (a deck this module does not know), `unseen_cards` answers None and the
-caller plays without searching.
+A world is a copy of the game (`clone`: the engine's own state object with its lists and sets
+copied, no serialization), with only the fields that hold hidden cards replaced (`hands` of the
+others, `draw_pile`, the pending penalty's `legal`, `seed`). A search plays many moves from each
+world, so copying is the cost that matters: a clone costs a few microseconds, a round trip
+through `to_dict()` and `from_dict()` some seventy. When the cards do not add up (a deck this
+module does not know), `unseen_cards` answers None and the caller plays without searching.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
-from typing import Any
 
 from core.cards import Card, Color, standard_deck
 from core.game import Game
+
+_FIELDS: tuple[str, ...] = Game.__slots__
+
+
+def clone(game: Game) -> Game:
+    """An independent copy of `game`: moves made on it never reach the original."""
+    copy = Game()
+    for name in _FIELDS:
+        setattr(copy, name, getattr(game, name))
+    copy.players = list(game.players)
+    copy.hands = {p: list(hand) for p, hand in game.hands.items()}
+    copy.draw_pile = list(game.draw_pile)
+    copy.discard = list(game.discard)
+    copy.safe = set(game.safe)
+    copy.scores_ = dict(game.scores_)
+    copy.timeouts = dict(game.timeouts)
+    copy.left = list(game.left)
+    if game.pending is not None:
+        copy.pending = dataclasses.replace(game.pending)
+    copy._cache_player = None  # the legal-action cache is the original's
+    copy._cache_move = -1
+    copy._cache = []
+    copy.opening_events = []
+    return copy
 
 
 def unseen_cards(game: Game, me: str) -> list[Card] | None:
@@ -38,40 +64,34 @@ def unseen_cards(game: Game, me: str) -> list[Card] | None:
 
 
 class Worlds:
-    """Deals worlds for one decision of `me` (the state is serialized once, here)."""
+    """Deals worlds for one decision of `me` (the position is copied once, here)."""
 
     def __init__(self, game: Game, me: str, unseen: list[Card]) -> None:
-        self.base = game.to_dict()
+        self.base = clone(game)
         self.me = me
         self.unseen = unseen
         self.others = [(p, n) for p, n in game.hand_sizes().items() if p != me]
-        pending = self.base.get("pending")
+        pending = game.pending
         self.offender: str | None = None
         self.prev_color: Color | None = None
-        if isinstance(pending, dict) and pending.get("offender") and pending.get("prev_color"):
-            self.offender = pending["offender"]
-            self.prev_color = Color.parse(pending["prev_color"])
+        if pending is not None and pending.offender is not None:
+            self.offender = pending.offender
+            self.prev_color = pending.prev_color
 
-    def deal(self, rng: random.Random) -> dict[str, Any]:
-        """One world: a `to_dict()`-shaped position with the hidden cards dealt at random."""
+    def deal(self, rng: random.Random) -> Game:
+        """One world: the position with the hidden cards dealt at random (copy it before
+        playing on it: `clone`)."""
         cards = list(self.unseen)
         rng.shuffle(cards)
-        data = dict(self.base)
-        hands = dict(data["hands"])
+        world = clone(self.base)
+        hands = world.hands
         at = 0
         for player, size in self.others:
             hand = cards[at : at + size]
             at += size
-            hands[player] = " ".join(c.text for c in hand)
-            if player == self.offender and isinstance(data.get("pending"), dict):
-                pending = dict(data["pending"])
-                pending["legal"] = not any(c.color is self.prev_color for c in hand)
-                data["pending"] = pending
-        data["hands"] = hands
-        data["draw"] = " ".join(c.text for c in cards[at:])
-        data["seed"] = rng.randrange(1 << 30)
-        return data
-
-    @staticmethod
-    def game(data: dict[str, Any]) -> Game:
-        return Game.from_dict(data)
+            hands[player] = hand
+            if player == self.offender and world.pending is not None:
+                world.pending.legal = not any(c.color is self.prev_color for c in hand)
+        world.draw_pile = cards[at:]
+        world.seed = rng.randrange(1 << 30)
+        return world

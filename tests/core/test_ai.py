@@ -309,7 +309,9 @@ def test_never_reads_hidden_information(preset: str) -> None:
 # ---------------------------------------------------------------------------------- penalties
 
 
-def _wild_four_on_me(discard: str, offender_hand: str, my_hand: str, call_uno: bool) -> Game:
+def _wild_four_on_me(
+    discard: str, offender_hand: str, my_hand: str, call_uno: bool, named: str = "g"
+) -> Game:
     game = Game.from_position(
         ["off", "me", "x"],
         {"off": offender_hand, "me": my_hand, "x": "y1 y2 y3 y4"},
@@ -319,7 +321,7 @@ def _wild_four_on_me(discard: str, offender_hand: str, my_hand: str, call_uno: b
     )
     if call_uno:
         game.apply("off", A.UNO)
-    game.apply("off", Action.parse("play wild4 g"))
+    game.apply("off", Action.parse(f"play wild4 {named}"))
     assert game.pending is not None and game.pending.target == "me"
     return game
 
@@ -359,6 +361,20 @@ def test_guilt_probability_ignores_the_hidden_verdict() -> None:
     assert guilty.pending is not None and not guilty.pending.legal
     assert innocent.pending is not None and innocent.pending.legal
     assert guilt_probability(guilty, "me") == guilt_probability(innocent, "me")
+
+
+def test_bluff_odds_weigh_the_guilt_unless_the_old_color_is_named_again() -> None:
+    """With `bluff_odds` b the odds of guilt are multiplied by b (Bayes); naming the color that
+    was in play before (red here) is what no honest player without red would do, so then the
+    plain estimate stands."""
+    game = _wild_four_on_me("y3 r3", "wild4 b9 y5 y6", "b1 b2", call_uno=False)
+    plain = guilt_probability(game, "me")
+    assert 0.2 < plain < 0.9
+    odds = plain / (1 - plain) * 0.25
+    assert guilt_probability(game, "me", 0.25) == pytest.approx(odds / (1 + odds))
+    assert guilt_probability(game, "me", 1.0) == plain
+    named_red = _wild_four_on_me("y3 r3", "wild4 b9 y5 y6", "b1 b2", call_uno=False, named="r")
+    assert guilt_probability(named_red, "me", 0.25) == pytest.approx(plain)
 
 
 def test_passes_a_draw_two_on_and_defends_in_house_rules() -> None:
