@@ -232,7 +232,9 @@ class TelegramUI:
         # Only the private chats are waited for: a group edit may wait for the group's rate
         # limit, and nobody should see a spinning button because of it.
         futures: list[asyncio.Future[Any]] = []
-        dealt = any(isinstance(e, DealerChosen) for e in out.events)
+        dealt = any(isinstance(e, DealerChosen) for e in out.events) or (
+            out.outbox is not None and out.outbox.dealt
+        )
         if out.table is not None:
             await self._catch_up(out.table.game_id, out.table.version)
             opens = out.table.version == 0 if out.table.top is None else dealt
