@@ -63,8 +63,9 @@ WORKER_SETTINGS = {
 
 @pytest.mark.skipif(
     not os.environ.get("UNO_SCALE_TEST"),
-    reason="flaky under load (passes alone, fails about one run in two inside the full suite on "
-    "two busy cores: a game's table sent twice, a hand left stale); run it with UNO_SCALE_TEST=1",
+    reason="flaky under load (on two busy cores about one run in four: the budget check counts "
+    "by when requests reach the fake, which can be ~0.4 s after the worker took the slot); run "
+    "it with UNO_SCALE_TEST=1",
 )
 async def test_three_workers_one_killed_play_twenty_games(
     postgres_url: str, tmp_path: Path
