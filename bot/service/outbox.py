@@ -32,7 +32,7 @@ from bot.service.alarms import retry_delay
 from bot.service.match import Match
 from bot.service.outcome import Entries, Notice, Outcome
 from bot.storage import OutboxEntry, StorageError
-from core.events import Event, event_from_dict, event_to_dict
+from core.events import DealerChosen, Event, event_from_dict, event_to_dict
 
 if TYPE_CHECKING:
     from bot.service.unit_of_work import UnitOfWork
@@ -128,8 +128,14 @@ class OutboxPort:
         last: dict[int | None, OutboxEntry] = {}
         hands: dict[int | None, dict[str, None]] = {}
         began: dict[int | None, set[str]] = {}
+        dealt: set[int | None] = set()
         for entry in entries:
             last[entry.game_id] = entry
+            if any(
+                isinstance(e, dict) and e.get("event") == DealerChosen.name
+                for e in entry.payload.get("events") or ()
+            ):
+                dealt.add(entry.game_id)
             if isinstance(entry.payload.get("began"), str):
                 began.setdefault(entry.game_id, set()).add(entry.payload["began"])
             hands.setdefault(entry.game_id, {}).update(
@@ -139,6 +145,10 @@ class OutboxPort:
         for entry in entries:
             views = last[entry.game_id] is entry
             out = await self._outcome(entry, list(hands[entry.game_id]) if views else None)
+            if views and out.outbox is not None and entry.game_id in dealt:
+                # The deal's entry collapsed into this one: whoever shows the views sends the
+                # table and the hands new if they never went out (the dealing process died).
+                out.outbox.dealt = True
             # A turn one of them began, if that player is still to act in the latest state.
             if out.turn_began is None and out.table is not None:
                 current = out.table.current

@@ -55,6 +55,9 @@ class Entries:
     attempts: int = 0  # failed deliveries so far
     delivered: set[str] = field(default_factory=set)  # items already sent: a re-delivery skips
     tracked: bool = False  # handed to a delivery, which finishes or retries them
+    # A re-delivery that shows the state of an entry that dealt the game (collapsed into a later
+    # entry of the same game): the table and the hands may have to be sent new, as the deal's.
+    dealt: bool = False
 
 
 @dataclass

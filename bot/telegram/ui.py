@@ -232,7 +232,9 @@ class TelegramUI:
         # Only the private chats are waited for: a group edit may wait for the group's rate
         # limit, and nobody should see a spinning button because of it.
         futures: list[asyncio.Future[Any]] = []
-        dealt = any(isinstance(e, DealerChosen) for e in out.events)
+        dealt = any(isinstance(e, DealerChosen) for e in out.events) or (
+            out.outbox is not None and out.outbox.dealt
+        )
         if out.table is not None:
             await self._catch_up(out.table.game_id, out.table.version)
             opens = out.table.version == 0 if out.table.top is None else dealt
@@ -344,7 +346,9 @@ class TelegramUI:
             log.exception("looking for a newer table of game %s failed", shown.game_id)
             return
         if out.table is not None and out.table.version > shown.version:
-            await self.show_table(out.table, out.names)
+            # Never a new message: a lobby edit converging on the dealt table while the dealing
+            # process is still sending it would show the table twice (that one converges too).
+            await self.show_table(out.table, out.names, opens=False)
 
     def _hand_text(self, game: _Game, view: HandView, names: Mapping[str, str]) -> str:
         parts = []
@@ -427,7 +431,9 @@ class TelegramUI:
             return
         latest = out.hands.get(shown.player)
         if latest is not None and latest.version > shown.version:
-            await self.show_hand(latest, out.names)
+            # Never a new message either (a second hand message, left stale, would be the
+            # newest one in the private chat).
+            await self.show_hand(latest, out.names, opens=False)
 
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless

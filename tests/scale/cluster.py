@@ -76,6 +76,7 @@ class Worker:
     port: int = field(default_factory=free_port)
     process: asyncio.subprocess.Process | None = None
     cpu_before: float = 0.0  # CPU seconds of earlier runs of this worker (before a kill)
+    events: list[tuple[str, float]] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -93,7 +94,7 @@ class Worker:
             "WEBHOOK_HOST": "127.0.0.1",
             "WEBHOOK_PORT": str(self.port),
             "WEBHOOK_SECRET": SECRET,
-            "LOG_LEVEL": "WARNING",
+            "LOG_LEVEL": os.environ.get("UNO_SCALE_LOG_LEVEL", "WARNING"),
             **self.settings,
         }
 
@@ -101,9 +102,12 @@ class Worker:
         """Start the process and wait until it registered its webhook (it serves by then)."""
         since = self.api.call_count
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=self.folder, env=self.environment()
-        )
+        # Its log, kept over a kill and a restart, in its folder (for a run that failed).
+        with (self.folder / "worker.log").open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=self.folder, env=self.environment(),
+                stdout=log, stderr=log,
+            )  # fmt: skip
         wait = asyncio.ensure_future(
             self.api.wait_for(
                 lambda c: c.is_("setWebhook") and c.params.get("url") == self.url, BOUND,
@@ -117,6 +121,7 @@ class Worker:
             raise RuntimeError(f"worker on port {self.port} exited with {self.process.returncode}")
         died.cancel()
         wait.result()
+        self.events.append(("started", time.monotonic()))
 
     @property
     def alive(self) -> bool:
@@ -133,6 +138,7 @@ class Worker:
             self.cpu_before += process_cpu(self.process.pid)
             self.process.send_signal(signal.SIGKILL)
             await self.process.wait()
+            self.events.append(("killed", time.monotonic()))
 
     async def stop(self) -> None:
         if self.process is not None and self.alive:
