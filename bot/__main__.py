@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -215,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
         log_file = console_path(args, settings).with_suffix(".log")
         log_file.parent.mkdir(parents=True, exist_ok=True)
         logging.basicConfig(level=level, format=LOG_FORMAT, filename=log_file, encoding="utf-8")
+        # Ctrl+C must leave the table even when the bot was started by something that ignores
+        # SIGINT (a shell's background job, nohup scripts): Python only installs its handler
+        # when SIGINT is not ignored at start.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             return asyncio.run(run_console(args, settings))
         except KeyboardInterrupt:  # the table has said that the match is saved

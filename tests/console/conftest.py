@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,12 +33,22 @@ BACK_PROMPT = r"назад\): "
 Spawn = Callable[..., pexpect.spawn]
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _default_sigint() -> None:
+    """However the suite itself was started, the child starts as from a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def spawn(tmp_path: Path) -> Iterator[Spawn]:
     """Start `python -m bot ARGS` without tokens, in `tmp_path` (its database lives there)."""
     children: list[pexpect.spawn] = []
 
-    def start(*args: str) -> pexpect.spawn:
+    def start(*args: str, sigint_ignored: bool = False) -> pexpect.spawn:
+        """`sigint_ignored`: start it as a shell's background job would (SIGINT ignored)."""
         env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
         env.update(PYTHONPATH=str(ROOT), DATABASE=str(tmp_path / "uno.sqlite3"), LANG="C.UTF-8")
         child = pexpect.spawn(
@@ -48,6 +59,7 @@ def spawn(tmp_path: Path) -> Iterator[Spawn]:
             encoding="utf-8",
             dimensions=(24, 80),
             timeout=TIMEOUT,
+            preexec_fn=_ignore_sigint if sigint_ignored else _default_sigint,
         )
         children.append(child)
         return child

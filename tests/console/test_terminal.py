@@ -135,8 +135,12 @@ async def test_the_color_prompt_has_a_title_named_colors_and_a_way_back(
 # ------------------------------------------------------------------------------ leaving
 
 
-def test_ctrl_c_leaves_at_once_and_says_the_match_is_saved(spawn: Spawn) -> None:
-    child = spawn()
+@pytest.mark.parametrize("sigint_ignored", [False, True])
+def test_ctrl_c_leaves_at_once_and_says_the_match_is_saved(
+    spawn: Spawn, sigint_ignored: bool
+) -> None:
+    """Also when started as a background job, which inherits SIGINT ignored."""
+    child = spawn(sigint_ignored=sigint_ignored)
     child.expect(TURN_PROMPT)
     assert not ENGLISH.search(child.before), child.before  # no log line in English
     child.sendintr()
