@@ -1,9 +1,10 @@
 """The transactional outbox, seen from the service: what a commit must still show, and showing
 it again after a crash.
 
-Every commit that changes what a chat sees (`Work._store`) writes one entry in the same
-transaction as the change, claimed by this process for `lease` seconds, and the outcome carries
-its id (`Outcome.outbox`). The adapter publishes the outcome at once, as it always did, then
+Every commit that changes what a chat sees (`Work._store`), and the opening of a lobby
+(`Work.create`: the entry of version 0), writes one entry in the same transaction as the
+change, claimed by this process for `lease` seconds, and the outcome carries its id
+(`Outcome.outbox`). The adapter publishes the outcome at once, as it always did, then
 marks the entry sent (`finish`) or hands it back for later (`retry`). An entry whose claim ran
 out -- its process died, or its sends failed -- is claimed by a delivery loop (`claim`) and
 turned back into an outcome.
@@ -129,8 +130,11 @@ class OutboxPort:
         hands: dict[int | None, dict[str, None]] = {}
         began: dict[int | None, set[str]] = {}
         dealt: set[int | None] = set()
+        opened: set[int | None] = set()
         for entry in entries:
             last[entry.game_id] = entry
+            if entry.version == 0:  # the lobby's creation (`Work.create`)
+                opened.add(entry.game_id)
             if any(
                 isinstance(e, dict) and e.get("event") == DealerChosen.name
                 for e in entry.payload.get("events") or ()
@@ -149,6 +153,8 @@ class OutboxPort:
                 # The deal's entry collapsed into this one: whoever shows the views sends the
                 # table and the hands new if they never went out (the dealing process died).
                 out.outbox.dealt = True
+            if views and out.outbox is not None and entry.game_id in opened:
+                out.outbox.opened = True  # likewise the lobby message, if it never went out
             # A turn one of them began, if that player is still to act in the latest state.
             if out.turn_began is None and out.table is not None:
                 current = out.table.current

@@ -58,6 +58,9 @@ class Entries:
     # A re-delivery that shows the state of an entry that dealt the game (collapsed into a later
     # entry of the same game): the table and the hands may have to be sent new, as the deal's.
     dealt: bool = False
+    # Likewise for the entry that opened the lobby (its version 0): the lobby message may never
+    # have gone out (the process that opened it died first), so it may be sent new.
+    opened: bool = False
 
 
 @dataclass

@@ -87,9 +87,12 @@ class SettingsCases:
                 return work.refuse("error-bad-setting")
             if match is not None and match.status == "running" and new.timer != settings.timer:
                 await self._restart_turn_timer(work, match, new.timer)
-            await work.put_settings(new)
             if match is not None and match.status == "lobby":
-                await work.save_lobby(match)  # someone is still here: the idle time restarts
+                # Someone is still here: the idle time restarts. Stored before the settings,
+                # with its outbox entry: a process that dies in between leaves the lobby to be
+                # shown again with whatever settings were stored by then.
+                await work.save_lobby(match)
+            await work.put_settings(new)
             out = Outcome(chat_key, work.lang, info=Notice("info-settings-saved"), settings=new)
             if match is not None:
                 out.table = projection.table_view(match, new)

@@ -300,21 +300,60 @@ class Work:
 
     async def create(self, lobby: Lobby) -> Match:
         """Open a lobby (GameExists if the chat has a game). Creating is what decides a new
-        chat's language: the creator's, stored only now that something was created."""
+        chat's language: the creator's, stored only now that something was created.
+
+        Like every commit the chat sees, the creation writes its outbox entry in the same
+        transaction (when the chat's adapter delivers them): a process that dies before the
+        lobby message went out leaves it to a delivery loop, instead of a lobby nobody sees
+        that refuses every new /new until it expires."""
         deadline = self.uow.lobby_deadline()
-        rec = await self.uow.storage.create_game(
-            self.chat_key, meta_to_dict(lobby, TableState()), deadline=deadline
-        )
-        self.uow.alarms.arm(self.chat_key, deadline)
         settings = await self.settings()
+        lang = settings.lang or lang_of(self.hint)
+        outbox, claim = self._outbox_payload(lang, lobby.names)
+        rec = await self.uow.storage.create_game(
+            self.chat_key,
+            meta_to_dict(lobby, TableState()),
+            deadline=deadline,
+            outbox=outbox,
+            claim=claim,
+        )
+        self._entries(rec.id, rec.outbox)
+        self.uow.alarms.arm(self.chat_key, deadline)
         if settings.lang is None:
-            chosen = ChatSettings.from_dict({**settings.to_dict(), "lang": lang_of(self.hint)})
+            chosen = ChatSettings.from_dict({**settings.to_dict(), "lang": lang})
             try:
                 await self.put_settings(chosen)
             except StorageError as exc:  # the lobby is open; its language is only not kept
                 logger.warning("chat %s: storing the language failed: %s", self.chat_key, exc)
                 self._settings = chosen
         return Match.from_record(rec, None)
+
+    def _outbox_payload(
+        self,
+        lang: str,
+        names: dict[str, str],
+        *,
+        events: list[Event] | None = None,
+        info: Notice | None = None,
+        hands: list[str] | None = None,
+        finished: bool = False,
+        began: str | None = None,
+    ) -> tuple[list[dict[str, Any]], float]:
+        """A commit's outbox payload and how long it stays claimed, when the chat's adapter
+        delivers entries (`bot.service.outbox`); else none."""
+        uow = self.uow
+        if not any(self.chat_key.startswith(p) for p in uow.outbox_prefixes):
+            return [], 0.0
+        entry = payload(lang, names, events or [], self.notices, info, hands or [], finished, began)
+        return [entry], uow.clock() + uow.outbox_lease
+
+    def _entries(self, game_id: int, ids: tuple[int, ...]) -> None:
+        """Add the outbox entries a commit of `game_id` wrote to what the outcome delivers."""
+        if not ids:
+            return
+        if self.entries is None or self.entries.game_id != game_id:
+            self.entries = Entries(game_id, [])
+        self.entries.ids.extend(ids)
 
     async def save_lobby(self, match: Match) -> Match:
         """Store a changed lobby; any change restarts its idle time."""
@@ -380,19 +419,13 @@ class Work:
         With the outbox on for the chat, what the chat must be shown of it is written with it
         (see `bot.service.outbox`), claimed by this process for the outbox lease.
         """
-        uow = self.uow
-        storage = uow.storage
+        storage = self.uow.storage
         record = match_record(match) if status == "finished" else None
-        outbox, claim = [], 0.0
-        if any(self.chat_key.startswith(p) for p in uow.outbox_prefixes):
-            finished = status == "finished" and any(isinstance(e, GameEnded) for e in events or ())
-            outbox.append(
-                payload(
-                    self.lang, match.names, events or [], self.notices, info, hands or [],
-                    finished, began,
-                )
-            )  # fmt: skip
-            claim = uow.clock() + uow.outbox_lease
+        finished = status == "finished" and any(isinstance(e, GameEnded) for e in events or ())
+        outbox, claim = self._outbox_payload(
+            self.lang, match.names, events=events, info=info, hands=hands, finished=finished,
+            began=began,
+        )  # fmt: skip
         try:
             new = await storage.commit(
                 match.id,
@@ -412,10 +445,7 @@ class Work:
             raise
         match.version, match.status = new.version, new.status
         match.deadline, match.updated_at = new.deadline, new.updated_at
-        if new.outbox:
-            if self.entries is None or self.entries.game_id != match.id:
-                self.entries = Entries(match.id, [])
-            self.entries.ids.extend(new.outbox)
+        self._entries(match.id, new.outbox)
         self.uow.cache(match)
         self._taken = None
         self.uow.alarms.arm(self.chat_key, deadline)

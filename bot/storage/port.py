@@ -225,9 +225,21 @@ class StoragePort(Protocol):
 
     # -- games
     async def create_game(
-        self, chat_key: str, meta: dict[str, Any], *, deadline: float | None = None
+        self,
+        chat_key: str,
+        meta: dict[str, Any],
+        *,
+        deadline: float | None = None,
+        outbox: Sequence[dict[str, Any]] = (),
+        claim: float = 0.0,
     ) -> GameRecord:
-        """Open a lobby (version 0, no state); :class:`GameExists` if the chat has one open."""
+        """Open a lobby (version 0, no state); :class:`GameExists` if the chat has one open.
+
+        Each ``outbox`` payload becomes an :class:`OutboxEntry` of the new game at version 0 in
+        the same transaction, claimed until ``claim``, as :meth:`commit` writes them: a process
+        that dies right after opening a lobby leaves it to be shown by another.  The returned
+        record's ``outbox`` holds their ids.
+        """
 
     async def get_game(self, game_id: int) -> GameRecord | None: ...
 

@@ -237,7 +237,8 @@ class TelegramUI:
         )
         if out.table is not None:
             await self._catch_up(out.table.game_id, out.table.version)
-            opens = out.table.version == 0 if out.table.top is None else dealt
+            opened = out.outbox is not None and out.outbox.opened  # a lobby's creation
+            opens = (out.table.version == 0 or opened) if out.table.top is None else dealt
             shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
             sends.append((None, shown))
         private = self.modes.private_hands(await self.modes.of(out.chat_key))

@@ -36,17 +36,19 @@ async def test_each_commit_writes_one_entry_and_a_redelivery_rebuilds_it(
     service: UnoService, clock: FakeClock
 ) -> None:
     service.outbox.deliver("tg:")
-    await service.new_game(CHAT, ALICE)  # creating a lobby commits nothing
+    opened = await service.new_game(CHAT, ALICE)  # the lobby's creation has its entry too
     joined = await service.join(CHAT, BORIS)
     await service.join(CHAT, GLEB)
     started = await service.start_game(CHAT, ALICE)
     left = await service.leave(CHAT, GLEB)
-    assert [len(ids(o)) for o in (joined, started, left)] == [1, 1, 1]
+    assert [len(ids(o)) for o in (opened, joined, started, left)] == [1, 1, 1, 1]
     assert left.announcements  # someone leaving is announced
     assert await service.outbox.claim("tg:") == []  # this process's own claim still runs
 
     clock.advance(LEASE)
-    again = await service.outbox.claim("tg:")
+    opening, *again = await service.outbox.claim("tg:")
+    assert ids(opening) == ids(opened)
+    assert opening.table is None and opening.outbox is not None and not opening.outbox.opened
     assert [ids(o) for o in again] == [ids(joined), [ids(joined)[0] + 1], ids(started), ids(left)]
     *earlier, last = again
     # One game: only its last entry shows the table and the hands, from the latest state, with
@@ -69,7 +71,7 @@ async def test_finish_retry_and_what_was_already_sent(
     service: UnoService, clock: FakeClock
 ) -> None:
     service.outbox.deliver("tg:")
-    await service.new_game(CHAT, ALICE)
+    await service.outbox.finish(await service.new_game(CHAT, ALICE))
     joined = await service.join(CHAT, BORIS)
     joined_too = await service.join(CHAT, GLEB)
     started = await service.start_game(CHAT, ALICE)
@@ -120,10 +122,10 @@ async def test_a_sole_process_takes_every_claim_over_at_start(
     gone, so it is not waited for."""
     assert service.outbox.sole_process
     service.outbox.deliver("tg:")
-    await service.new_game(CHAT, ALICE)
+    opened = await service.new_game(CHAT, ALICE)
     joined = await service.join(CHAT, BORIS)
     found = await service.outbox.claim("tg:", start=start)
-    assert [ids(o) for o in found] == ([ids(joined)] if start else [])
+    assert [ids(o) for o in found] == ([ids(opened), ids(joined)] if start else [])
 
 
 async def test_a_slow_send_keeps_its_claim_while_its_process_lives(
@@ -138,7 +140,7 @@ async def test_a_slow_send_keeps_its_claim_while_its_process_lives(
         published.append(out)
 
     delivery.publish = publish
-    await service.new_game(CHAT, ALICE)
+    await service.outbox.finish(await service.new_game(CHAT, ALICE))
     joined = await service.join(CHAT, BORIS)
     slow: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     delivery.track(joined, [(None, slow)])

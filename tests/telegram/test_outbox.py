@@ -50,8 +50,8 @@ async def test_every_commit_writes_an_entry_marked_sent_once_shown(harness: Harn
     await h.new_game(players=3)
     await h.say(h.users[2], "/leave")
     rows = outbox_rows(h.db_path)
-    # /join twice, /start, /leave: each a commit the group sees (/new creates, commits nothing)
-    assert len(rows) == 4
+    # /new, /join twice, /start, /leave: each a commit the group sees
+    assert len(rows) == 5
     assert all(sent is not None and attempts == 0 for _, sent, attempts in rows)
 
 

@@ -261,16 +261,25 @@ class PostgresStorage:
     # -- games ----------------------------------------------------------------------------
 
     async def create_game(
-        self, chat_key: str, meta: dict[str, Any], *, deadline: float | None = None
+        self,
+        chat_key: str,
+        meta: dict[str, Any],
+        *,
+        deadline: float | None = None,
+        outbox: Sequence[dict[str, Any]] = (),
+        claim: float = 0.0,
     ) -> GameRecord:
         """Open a lobby (version 0, no engine state yet), due to expire at ``deadline``.
 
         Raises :class:`GameExists` if the chat already has a lobby or running game; the partial
-        unique index decides, so this is race-free across processes.
+        unique index decides, so this is race-free across processes.  Each ``outbox`` payload
+        becomes an outbox entry of the new game in the same transaction, claimed until
+        ``claim``; the returned record's ``outbox`` holds their ids.
         """
         meta_text, now = codec.dumps(meta), self._clock()
+        payloads = [codec.dumps(payload) for payload in outbox]
 
-        async def insert(conn: asyncpg.Connection) -> int:
+        async def insert(conn: asyncpg.Connection) -> tuple[int, list[int]]:
             try:
                 game_id: int = await conn.fetchval(
                     "INSERT INTO games (chat_key, status, version, state, meta, deadline,"
@@ -282,12 +291,15 @@ class PostgresStorage:
                 if exc.constraint_name == _ONE_ACTIVE:
                     raise GameExists(chat_key) from exc
                 raise
-            return game_id
+            c = codec.Commit(
+                game_id, "lobby", 0, None, meta_text, deadline, now, [], payloads, claim
+            )
+            return game_id, await _append_outbox(conn, chat_key, c)
 
-        game_id = await self._write(insert)
+        game_id, ids = await self._write(insert)
         return GameRecord(
             game_id, chat_key, "lobby", 0, None, codec.json_object(meta_text) or {},
-            deadline, now, now,
+            deadline, now, now, outbox=tuple(ids),
         )  # fmt: skip
 
     async def get_game(self, game_id: int) -> GameRecord | None:
@@ -379,15 +391,7 @@ class PostgresStorage:
                 )
             if record is not None:
                 await record(conn, row["chat_key"])
-            ids = []
-            for payload in c.outbox:
-                entry_id = await conn.fetchval(
-                    "INSERT INTO outbox (chat_key, game_id, version, payload, created_at,"
-                    " claimed_until) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                    row["chat_key"], game_id, c.version, payload, c.now, c.claim,
-                )  # fmt: skip
-                ids.append(entry_id)
-            return row, ids
+            return row, await _append_outbox(conn, row["chat_key"], c)
 
         row, ids = await self._write(apply)
         return c.record(row["chat_key"], row["created_at"], ids)
@@ -652,3 +656,16 @@ def _recorder(
         )
 
     return record
+
+
+async def _append_outbox(conn: asyncpg.Connection, chat_key: str, c: codec.Commit) -> list[int]:
+    """Insert the commit's payloads as entries of its chat, game and version; their ids."""
+    ids = []
+    for payload in c.outbox:
+        entry_id: int = await conn.fetchval(
+            "INSERT INTO outbox (chat_key, game_id, version, payload, created_at,"
+            " claimed_until) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            chat_key, c.game_id, c.version, payload, c.now, c.claim,
+        )  # fmt: skip
+        ids.append(entry_id)
+    return ids

@@ -219,20 +219,38 @@ class SqliteStorage:
     # -- games ----------------------------------------------------------------------------
 
     async def create_game(
-        self, chat_key: str, meta: dict[str, Any], *, deadline: float | None = None
+        self,
+        chat_key: str,
+        meta: dict[str, Any],
+        *,
+        deadline: float | None = None,
+        outbox: Sequence[dict[str, Any]] = (),
+        claim: float = 0.0,
     ) -> GameRecord:
         """Open a lobby (version 0, no engine state yet), due to expire at ``deadline``.
 
         Raises :class:`GameExists` if the chat already has a lobby or running game; the partial
-        unique index decides, so this is race-free across processes.
+        unique index decides, so this is race-free across processes.  Each ``outbox`` payload
+        becomes an outbox entry of the new game in the same transaction, claimed until
+        ``claim``; the returned record's ``outbox`` holds their ids.
         """
         meta_text = codec.dumps(meta)
         now = self._clock()
-        game_id = await self._write(games.create(chat_key, meta_text, deadline, now))
-        assert game_id is not None
+        payloads = [codec.dumps(payload) for payload in outbox]
+        create = games.create(chat_key, meta_text, deadline, now)
+
+        def apply(conn: sqlite3.Connection) -> tuple[int, list[int]]:
+            game_id = create(conn)
+            assert game_id is not None
+            c = codec.Commit(
+                game_id, "lobby", 0, None, meta_text, deadline, now, [], payloads, claim
+            )
+            return game_id, outbox_table.append(conn, chat_key, c)
+
+        game_id, ids = await self._write(apply)
         return GameRecord(
             game_id, chat_key, "lobby", 0, None, codec.json_object(meta_text) or {},
-            deadline, now, now,
+            deadline, now, now, outbox=tuple(ids),
         )  # fmt: skip
 
     async def get_game(self, game_id: int) -> GameRecord | None:
