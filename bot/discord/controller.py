@@ -55,6 +55,7 @@ from bot.discord.reply import (
     Clock,
     LiveHand,
     Reply,
+    SharedHand,
     chunks,
     fit,
 )
@@ -70,6 +71,7 @@ PREFIX = chat_keys.prefix(chat_keys.DISCORD)
 TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
 TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
+LIVE_REF = "dc:live:"  # + user id: their ephemeral hand, for other processes (`LiveHand.ref`)
 TURN_PING = layout.TURN_PING  # a member's own switch: notify me when my turn begins
 RESULTS = "results"  # the item of an outcome's posted results (see `bot.delivery`)
 NO_GAME = Notice("error-no-game")
@@ -132,11 +134,11 @@ class Controller:
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
         self._live: dict[tuple[int, str], LiveHand] = {}  # (game, player) -> ephemeral hand
+        self._seen: dict[int, int] = {}  # game -> the newest version published here
         self._dm_shown: dict[tuple[int, str], int] = {}  # (game, player) -> hand version by DM
         self._refs: dict[int, dict[str, str | None]] = {}  # game -> the refs read or written
         self._by_dm: dict[tuple[int, str], bool] = {}  # (game, player) -> the hand goes by DM
         self._chats: dict[int, str] = {}  # game -> its chat, for games shown here
-        self._turns: set[tuple[int, str]] = set()  # (game, player) told that their turn began
         self._moved: dict[tuple[int, str], tuple[int, str]] = {}  # (game, player) -> last move
         self.delivery: Delivery | None = None  # settles the outbox entries of what is shown
 
@@ -242,13 +244,23 @@ class Controller:
 
     async def by_dm(self, hand: HandView) -> bool:
         """Whether this hand goes by DM: decided once per game and player (`wants_dm`), again
-        after a settings change through this bot (`settings_changed`)."""
+        after a settings change through this bot (`settings_changed`). With other processes
+        (`shared`) the change may have been made through another: decided each time, from the
+        service's settings (which it keeps only a few seconds then)."""
         slot = (hand.game_id, hand.player)
         known = self._by_dm.get(slot)
         if known is None:
             settings = await self.service.settings(hand.chat_key)
-            known = self._by_dm[slot] = await self.wants_dm(hand.player, settings)
+            known = await self.wants_dm(hand.player, settings)
+            if not self.shared:
+                self._by_dm[slot] = known
         return known
+
+    @property
+    def shared(self) -> bool:
+        """Other processes of the bot use the database too (shards split across processes):
+        what this one remembers of a game may have changed meanwhile."""
+        return not self.service.outbox.sole_process
 
     def settings_changed(self, player: str | None = None) -> None:
         """A chat's or a member's settings changed: where hands go is decided anew."""
@@ -335,6 +347,9 @@ class Controller:
 
         `reply`: the interaction that caused it, told privately if the results cannot be posted.
         """
+        for view in (out.table, *out.hands.values()):
+            if view is not None:
+                self._catch_up(view.game_id, view.version)
         if out.table is not None and table:
             await self._safely(self.show_table(out.table, out.names), "edit the table")
         if announce:
@@ -347,10 +362,25 @@ class Controller:
         if self.delivery is not None and out.outbox is not None:
             self.delivery.track(out, [])  # shown (what failed here is logged, not retried)
 
+    def _catch_up(self, game_id: int, version: int) -> None:
+        """Before showing `version` of a game: if other processes committed versions since
+        this one last showed it, the refs it remembers (the table, the DMs, the turn prompts)
+        may be out of date: they are read again."""
+        seen = self._seen.get(game_id)
+        if seen is not None and version > seen + 1:
+            self._refs.pop(game_id, None)
+        self._seen[game_id] = version if seen is None else max(seen, version)
+
     async def show_open_games(self) -> None:
         """On start: every running game of a Discord channel is shown again from the stored
         state, so nothing waits for a timer: its table re-edited, and whoever's turn it is
-        told (their DM hand edited, or the turn prompt: no ephemeral survives a restart)."""
+        told (their DM hand edited, or the turn prompt: no ephemeral survives a restart).
+
+        Not with other processes (`shared`): they show their games, and what a stopped one
+        left unshown is in the outbox (`bot.delivery`); a process starting would otherwise
+        prompt every player whose hand another process keeps up to date."""
+        if self.shared:
+            return
         for rec in await self.service.running_games():
             if channel_of(rec.chat_key) is not None:
                 await self._safely(self.show_again(rec.chat_key), f"show game {rec.id} again")
@@ -431,6 +461,29 @@ class Controller:
         channel_id = channel_of(key)
         if channel_id is None:
             return
+        self._catch_up(table.game_id, table.version)
+        await self._show_table(table, names, channel_id, reply, mentions)
+        if self.shared:
+            await self._converge(table)
+
+    async def _converge(self, shown: TableView) -> None:
+        """After a table edit, with other processes editing it too: if a newer state of the
+        game was committed meanwhile, show it. Their edits cross (an older one may reach
+        Discord after a newer one); whichever process edits last looks here, so the newest
+        state wins in the end."""
+        out = await self.service.game_table(shown.game_id)
+        if out.table is not None and out.table.version > shown.version:
+            await self.show_table(out.table, out.names)
+
+    async def _show_table(
+        self,
+        table: TableView,
+        names: Mapping[str, str],
+        channel_id: int,
+        reply: Reply | None,
+        mentions: discord.AllowedMentions | None,
+    ) -> None:
+        key = table.chat_key
         if reply is not None and self._locks[key].locked():
             await reply.defer(update=True)  # another edit is under way: answer in time first
         self._chats[table.game_id] = key
@@ -454,8 +507,11 @@ class Controller:
                     message = channel.get_partial_message(int(ref))
                     await message.edit(content=content, view=view, embeds=embeds)
                 except discord.HTTPException as exc:
-                    # Deleted (10008), or not editable with the bot's token: a new table message.
+                    # Deleted (10008), or not editable with the bot's token: a new table message,
+                    # unless another process posted one meanwhile.
                     log.info("table of game %s not edited (%s): posted anew", table.game_id, exc)
+                    if await self.fresh_ref(table.game_id, TABLE_REF) not in (None, ref):
+                        return await self._show_table(table, names, channel_id, None, mentions)
                 else:
                     self._shown[key] = (table.game_id, table.version)
                     return
@@ -494,7 +550,7 @@ class Controller:
             private = self.private_notes(out, player, hand.colorblind)
             try:
                 if await self.by_dm(hand):
-                    anew = self.turn_begins(hand) and await self.wants_ping(player)
+                    anew = self.turn_begins(out, hand) and await self.wants_ping(player)
                     if await self.dm_hand(hand, out.names, private, anew=anew):
                         delivered.add(player)
                         continue
@@ -508,17 +564,12 @@ class Controller:
         """Whether `player` asked to be notified when their turn begins (off unless chosen)."""
         return bool((await self.service.personal(f"dc:{player}")).get(TURN_PING))
 
-    def turn_begins(self, hand: HandView) -> bool:
-        """Whether `hand` starts its player's turn (not yet told); ends a told turn otherwise."""
-        slot = (hand.game_id, hand.player)
+    @staticmethod
+    def turn_begins(out: Outcome, hand: HandView) -> bool:
+        """Whether `hand` starts its player's turn: decided by the service (`turn_began`), not
+        by what this process showed last (another process may have shown the turn before)."""
         acting = hand.is_turn and hand.status == "running" and not hand.left
-        if not acting:
-            self._turns.discard(slot)
-            return False
-        if slot in self._turns:
-            return False
-        self._turns.add(slot)
-        return True
+        return acting and out.turn_began == hand.player
 
     async def tell_turns(
         self, out: Outcome, delivered: Collection[str], acted: Collection[str] = ()
@@ -533,7 +584,6 @@ class Controller:
                 continue
             acting = hand.is_turn and hand.status == "running" and not hand.left
             if not acting:
-                self._turns.discard((hand.game_id, player))
                 await self.drop_prompt(hand.game_id, player)
                 continue
             if player in acted or await self.ref(hand.game_id, TURN_REF + player):
@@ -582,7 +632,10 @@ class Controller:
         """Edit the player's ephemeral hand, only while its token is safely alive; whether it
         shows this hand (or a newer one) now."""
         slot = (hand.game_id, hand.player)
-        live = self._live.get(slot)
+        live: LiveHand | SharedHand | None = self._live.get(slot)
+        if live is None and self.shared:  # perhaps another process answered it
+            ref = await self.service.refs.get(hand.game_id, LIVE_REF + hand.player)
+            live = None if not ref else SharedHand.of(self.client, ref)
         if live is None:
             return False
         if not live.fresh():
@@ -601,11 +654,14 @@ class Controller:
             return False
         return True
 
-    def remember(self, hand: HandView, live: LiveHand) -> None:
-        """Keep `live` (just sent, showing `hand`) up to date while its token lasts."""
+    async def remember(self, hand: HandView, live: LiveHand) -> None:
+        """Keep `live` (just sent, showing `hand`) up to date while its token lasts; with other
+        processes, they may too: its ref is stored (each interaction has a token of its own)."""
         live.version = hand.version
         self._live[(hand.game_id, hand.player)] = live
         self._chats[hand.game_id] = hand.chat_key
+        if self.shared:
+            await self.service.refs.put(hand.game_id, LIVE_REF + hand.player, live.ref())
 
     def forget(self, game_id: int) -> None:
         for slot in [s for s in self._live if s[0] == game_id]:
@@ -614,7 +670,7 @@ class Controller:
             del self._dm_shown[slot]
         for slot in [s for s in self._by_dm if s[0] == game_id]:
             del self._by_dm[slot]
-        self._turns = {s for s in self._turns if s[0] != game_id}
+        self._seen.pop(game_id, None)
         for slot in [s for s in self._moved if s[0] == game_id]:
             del self._moved[slot]
         self._refs.pop(game_id, None)
@@ -626,6 +682,12 @@ class Controller:
         if key not in known:
             known[key] = await self.service.refs.get(game_id, key)
         return known[key]
+
+    async def fresh_ref(self, game_id: int, key: str) -> str | None:
+        """A ref read from the database again (another process may have changed it)."""
+        value = await self.service.refs.get(game_id, key)
+        self._refs.setdefault(game_id, {})[key] = value
+        return value
 
     async def put_ref(self, game_id: int, key: str, value: str) -> None:
         await self.service.refs.put(game_id, key, value)
@@ -648,10 +710,9 @@ class Controller:
         header = self.t(hand.lang, "dc-dm-header", channel=f"<#{channel_id}>")
         content, view = self.hand_message(hand, names, notes, header=header)
         slot = (hand.game_id, hand.player)
-        if not hand.is_turn:
-            self._turns.discard(slot)  # the next turn that begins is news again
         if hand.version < self._dm_shown.get(slot, -1):
             return True  # the DM already shows a newer hand
+        self._catch_up(hand.game_id, hand.version)
         ref = await self.ref(hand.game_id, ref_key)
         try:
             if ref is not None:
@@ -665,7 +726,9 @@ class Controller:
                         self._dm_shown[slot] = hand.version
                         return True
                 except discord.NotFound:
-                    pass
+                    if await self.fresh_ref(hand.game_id, ref_key) not in (None, ref):
+                        # Another process sent the hand anew meanwhile: that message it is.
+                        return await self.dm_hand(hand, names, notes, anew=anew)
             if hand.status != "running" or hand.left:
                 return False
             channel = await self.client.create_dm(discord.Object(int(hand.player)))
@@ -704,7 +767,7 @@ class Controller:
                 return
             content, view = self.hand_message(hand, out.names)
             message_id = await reply.send(content, view=view)
-            self.remember(hand, reply.live(message_id))
+            await self.remember(hand, reply.live(message_id))
 
         await self._answer(interaction, handle)
 
@@ -762,7 +825,7 @@ class Controller:
         else:
             content, view = self.hand_message(hand, out.names, page=pressed.page)
         await reply.update(content, view)
-        self.remember(hand, reply.live(None))
+        await self.remember(hand, reply.live(None))
 
     async def _after_move(self, reply: Reply, user: User, out: Outcome, *, from_hand: bool) -> None:
         """Answer a move: the mover's hand privately, then the table, results and other hands."""
@@ -774,7 +837,7 @@ class Controller:
             if from_hand and hand is not None:
                 content, view = self.hand_message(hand, out.names, [text])
                 await reply.update(content, view)
-                self.remember(hand, reply.live(None))
+                await self.remember(hand, reply.live(None))
             else:
                 await reply.send(text)
             return
@@ -786,7 +849,7 @@ class Controller:
             if hand is not None:
                 content, view = self.hand_message(hand, out.names, private)
                 await reply.update(content, view)
-                self.remember(hand, reply.live(None))
+                await self.remember(hand, reply.live(None))
                 if not (interaction.guild is not None and await self.by_dm(hand)):
                     skip.add(user.id)
             else:
@@ -801,7 +864,7 @@ class Controller:
         if hand is not None and (private or not lines):
             content, view = self.hand_message(hand, out.names, private)
             message_id = await reply.send(content, view=view)
-            self.remember(hand, reply.live(message_id))
+            await self.remember(hand, reply.live(message_id))
             if not await self.by_dm(hand):
                 skip.add(user.id)  # that message is the hand; by DM, the DM follows too
         await self.publish(out, announce=False, skip=skip)

@@ -6,7 +6,11 @@ its `Clock` (the monotonic clock; tests give the fake Discord's simulated one, s
 machine never defers by accident and a test that wants a deferral moves that clock);
 `send` and `update` then pick the right call: the first response, the deferred original, or a
 followup. Every call here uses the interaction's own token, minutes old at most; edits of older
-messages go through `LiveHand`, which refuses a token close to its 15-minute end.
+messages go through `LiveHand`, which refuses a token close to its 15-minute end. With several
+processes, an interaction is answered by the one that received it, but the hand it showed may
+have to be brought up to date by another (a move made in a DM goes to the process of shard 0):
+`LiveHand.ref` is what that one needs, the interaction's id (its age), the message and the token,
+and `SharedHand` edits the message with them through the interaction's webhook.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import datetime as dt
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 import discord
 from discord import ui
@@ -26,6 +30,9 @@ DEFER_AFTER = 1.5  # seconds of work after which an interaction is deferred
 MAX_CONTENT = 2000
 # An interaction token lasts 15 minutes; an ephemeral message is never edited after this.
 TOKEN_SAFE_AGE = dt.timedelta(minutes=14)
+# Discord's name of an interaction's original response in the webhook routes, where discord.py's
+# `Webhook.edit_message` takes a message id (typed an int; the route takes either).
+ORIGINAL: Final[Any] = "@original"
 
 
 class Clock(Protocol):
@@ -215,8 +222,7 @@ class LiveHand:
     version: int = -1  # the version of the hand it shows
 
     def fresh(self) -> bool:
-        age = discord.utils.utcnow() - self.interaction.created_at
-        return age < TOKEN_SAFE_AGE
+        return _fresh(self.interaction.id)
 
     async def edit(self, content: str, view: ui.View | None) -> None:
         content = fit(content)
@@ -226,3 +232,43 @@ class LiveHand:
             await self.interaction.followup.edit_message(
                 self.message_id, content=content, view=view
             )
+
+    def ref(self) -> str:
+        """What another process needs to edit this message (`SharedHand.of`)."""
+        target = "" if self.message_id is None else str(self.message_id)
+        return f"{self.interaction.id}:{target}:{self.interaction.token}"
+
+
+@dataclass
+class SharedHand:
+    """An ephemeral hand that another process of the bot answered, edited here through its
+    interaction's webhook while the token lasts (see the module's docstring)."""
+
+    webhook: discord.Webhook
+    interaction_id: int
+    message_id: int | None  # a followup; None: the interaction's original response
+    version: int = -1
+
+    @classmethod
+    def of(cls, client: discord.Client, ref: str) -> SharedHand | None:
+        """The hand of a `LiveHand.ref` (None: not one, or the bot has no application id)."""
+        interaction_id, _, rest = ref.partition(":")
+        target, _, token = rest.partition(":")
+        if not (interaction_id.isdigit() and (target == "" or target.isdigit()) and token):
+            return None
+        if client.application_id is None:
+            return None
+        webhook = discord.Webhook.partial(client.application_id, token, client=client)
+        return cls(webhook, int(interaction_id), int(target) if target else None)
+
+    def fresh(self) -> bool:
+        return _fresh(self.interaction_id)
+
+    async def edit(self, content: str, view: ui.View | None) -> None:
+        target = ORIGINAL if self.message_id is None else self.message_id
+        await self.webhook.edit_message(target, content=fit(content), view=view)
+
+
+def _fresh(interaction_id: int) -> bool:
+    """Whether the token of the interaction is safely alive (its id tells when it was made)."""
+    return discord.utils.utcnow() - discord.utils.snowflake_time(interaction_id) < TOKEN_SAFE_AGE

@@ -176,6 +176,7 @@ class Table:
         meta = dict(
             rec.meta, players=list(game.players), hand_sig={}, hand_ver={}, timeouts={}, recent=[]
         )
+        meta.pop("turn", None)  # no turn of the position began yet: the next move's begins
         await self.storage.commit(
             rec.id, rec.version, state=game.to_dict(), meta=meta, status="running", deadline=None
         )
