@@ -92,8 +92,10 @@ class UnoBot(commands.Bot):
 class ShardedUnoBot(UnoBot, commands.AutoShardedBot):
     """The bot with its shards set: `shard_count` shards in all, of which this process runs
     `shard_ids` (None: every one). With the shards split across processes over one PostgreSQL
-    database, any process may answer any interaction: the game is in the database, and each
-    deadline is claimed by one process (`bot.service.clock`)."""
+    database, any process may answer any interaction (Discord sends a guild's to its shard's
+    process and every DM's to shard 0's): the game is in the database, each deadline and outbox
+    entry is claimed by one process (`bot.service.clock`, `bot.delivery`), and what the
+    controller remembers is checked against the database (`bot.discord.controller`)."""
 
 
 def create_bot(settings: Settings, service: UnoService, **kwargs: Any) -> UnoBot:

@@ -21,6 +21,16 @@ What goes where:
   or a timer's outcome has been handled, its entries are marked sent; at start, what a stopped
   process committed but had not shown is published again (the table edited, the results posted
   once: a posted result is recorded with its entry).
+- Several processes (shards split across processes over one PostgreSQL database: `shared`): an
+  interaction is answered by the process that received it (a guild's by its shard's, a DM's by
+  shard 0's), but any process may publish any game (a move made in a DM, a deadline or an outbox
+  entry it claimed). Nothing another process may have changed is trusted from memory: an
+  ephemeral hand's interaction token is stored with the game (`LIVE_REF`, for its 15 minutes),
+  so any process edits that hand; whose turn began is the service's word (`turn_began`); the
+  refs are read again once another process committed since this one showed the game, and before
+  a message is posted anew; after a table edit the newest committed table is looked up and
+  shown (`_converge`); where a hand goes is decided each time. No call needs the channel or the
+  guild in this process's cache: every one is REST on an id.
 - Public results (a round, a caught UNO, a challenge, someone leaving) are posted in the channel;
   what only one player may see (their drawn cards, a challenged hand) goes only to that player.
   The message announcing a match's result carries a "rematch" button; pressed, it loses the
