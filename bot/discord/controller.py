@@ -28,8 +28,8 @@ What goes where:
   ephemeral hand's interaction token is stored with the game (`LIVE_REF`, for its 15 minutes),
   so any process edits that hand; whose turn began is the service's word (`turn_began`); the
   refs are read again once another process committed since this one showed the game, and before
-  a message is posted anew; after a table edit the newest committed table is looked up and
-  shown (`_converge`); where a hand goes is decided each time. No call needs the channel or the
+  a message is posted anew; after publishing, a newer committed state is looked up and shown
+  (`_converge`); where a hand goes is decided each time. No call needs the channel or the
   guild in this process's cache: every one is REST on an id.
 - Public results (a round, a caught UNO, a challenge, someone leaving) are posted in the channel;
   what only one player may see (their drawn cards, a challenged hand) goes only to that player.
@@ -366,11 +366,39 @@ class Controller:
             await self._safely(self.announce(out, reply), "announce")
         delivered = await self.push_hands(out, skip)
         await self._safely(self.tell_turns(out, delivered, skip), "tell whose turn it is")
+        if self.shared:
+            await self._safely(self._converge(out, delivered), "show the newest state")
         if out.table is not None and out.table.status not in ("lobby", "running"):
             await self._safely(self.drop_prompts(out.table.game_id), "delete turn prompts")
             self.forget(out.table.game_id)
         if self.delivery is not None and out.outbox is not None:
             self.delivery.track(out, [])  # shown (what failed here is logged, not retried)
+
+    async def _converge(self, out: Outcome, delivered: Collection[str]) -> None:
+        """After publishing, with other processes publishing the same game too: if a newer
+        state was committed meanwhile, show its table, and the newer hands of the players
+        whose hand was just brought up to date. Their edits cross (an older one may reach
+        Discord after a newer one); whichever process publishes last looks here, so the newest
+        state wins in the end. One read when nothing is newer."""
+        shown = [v for v in (out.table, *out.hands.values()) if v is not None]
+        if not shown:
+            return
+        game_id = shown[0].game_id
+        latest = await self.service.game_table(game_id)
+        table = latest.table
+        if table is None or table.version <= max(v.version for v in shown):
+            return
+        await self.show_table(table, latest.names)
+        newer: dict[str, HandView] = {}
+        for player in delivered:
+            user = User(player, latest.names.get(player, player))
+            hand = (await self.service.hand(user, game_id=game_id)).hands.get(player)
+            if hand is not None and hand.version > out.hands[player].version:
+                newer[player] = hand
+        if newer:
+            await self.push_hands(
+                Outcome(table.chat_key, table.lang, hands=newer, names=latest.names)
+            )
 
     def _catch_up(self, game_id: int, version: int) -> None:
         """Before showing `version` of a game: if other processes committed versions since
@@ -473,17 +501,6 @@ class Controller:
             return
         self._catch_up(table.game_id, table.version)
         await self._show_table(table, names, channel_id, reply, mentions)
-        if self.shared:
-            await self._converge(table)
-
-    async def _converge(self, shown: TableView) -> None:
-        """After a table edit, with other processes editing it too: if a newer state of the
-        game was committed meanwhile, show it. Their edits cross (an older one may reach
-        Discord after a newer one); whichever process edits last looks here, so the newest
-        state wins in the end."""
-        out = await self.service.game_table(shown.game_id)
-        if out.table is not None and out.table.version > shown.version:
-            await self.show_table(out.table, out.names)
 
     async def _show_table(
         self,

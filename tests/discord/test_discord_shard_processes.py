@@ -234,9 +234,22 @@ async def test_a_dm_player_and_a_guild_player_on_two_processes(
         await c.press(vika, vika_hand, "draw")
         (again,) = c.fake.dm_messages(anya)
         assert again.id != pinged.id and "draw" in hand_keys(again)  # g2 on b5: no move
-        # One table message all along, up to date, and one DM hand for each.
         tables = [m for m in c.fake.channel_messages(channel) if m.find(custom_id="t:1")]
-        assert tables == [await c.table()]
+        assert tables == [await c.table()]  # one table message all along
         assert RENDERER.t("ru", "table-turn", name=NAMES["ru"][0]) in tables[0].content
-        assert len(c.fake.dm_messages(borya)) == 1 and c.prompts() == []
+
+        # Somebody deletes the table: process 0 posts a new one with Anya's next move, and
+        # process 1, which knew the old one, edits that new one with Vika's (no third table).
+        tables[0].deleted = True
+        await c.press(anya, again, "draw")  # y5: she may play it
+        (anya_dm,) = c.fake.dm_messages(anya)
+        await c.press(anya, anya_dm, "play y5")
+        await c.press(borya, borya_dm, "play y9")
+        assert "play g9" in hand_keys(vika_hand)
+        await c.press(vika, vika_hand, "play g9")
+        (table,) = [m for m in c.fake.channel_messages(channel) if m.find(custom_id="t:1")]
+        assert table == await c.table() and table.id != tables[0].id
+        assert RENDERER.t("ru", "table-turn", name=NAMES["ru"][0]) in table.content
+        assert len(c.fake.dm_messages(anya)) == len(c.fake.dm_messages(borya)) == 1
+        assert c.prompts() == []
         c.assert_clean()
