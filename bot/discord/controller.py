@@ -49,6 +49,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 from discord import app_commands, ui
 
 from bot import chat_keys, notes, steps
@@ -89,6 +90,7 @@ NO_GAME = Notice("error-no-game")
 NAME_LIMITS: tuple[int | None, ...] = (None, 20, 12, 8)
 MAX_CHOICES = 25  # Discord's limit of autocomplete choices
 MAX_CHOICE_NAME = 100  # and of a choice's name
+KEPT_GAMES = 10_000  # games whose messages a process remembers (the least recently shown go)
 _COMMAND_RE = re.compile(r"/(" + "|".join(sorted(COMMANDS, key=len, reverse=True)) + r")\b")
 
 
@@ -119,6 +121,19 @@ def _extras(
     return extras
 
 
+class _Games(LRUCache[int, int]):
+    """An LRU cache whose evicted games are forgotten (`Controller.forget`)."""
+
+    def __init__(self, maxsize: int, forget: Callable[[int], None]) -> None:
+        super().__init__(maxsize)
+        self._forget = forget
+
+    def popitem(self) -> tuple[int, int]:
+        game_id, version = super().popitem()
+        self._forget(game_id)
+        return game_id, version
+
+
 def _hint(interaction: discord.Interaction[Any]) -> str | None:
     locale = interaction.guild_locale
     return None if locale is None else locale.value
@@ -144,7 +159,9 @@ class Controller:
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
         self._live: dict[tuple[int, str], LiveHand] = {}  # (game, player) -> ephemeral hand
-        self._seen: dict[int, int] = {}  # game -> the newest version published here
+        # game -> the newest version shown here. A game that ends in another process is never
+        # forgotten here by its end: past `KEPT_GAMES`, the least recently shown one is.
+        self._seen: _Games = _Games(KEPT_GAMES, self.forget)
         self._dm_shown: dict[tuple[int, str], int] = {}  # (game, player) -> hand version by DM
         self._refs: dict[int, dict[str, str | None]] = {}  # game -> the refs read or written
         self._by_dm: dict[tuple[int, str], bool] = {}  # (game, player) -> the hand goes by DM
@@ -685,6 +702,7 @@ class Controller:
         """Keep `live` (just sent, showing `hand`) up to date while its token lasts; with other
         processes, they may too: its ref is stored (each interaction has a token of its own)."""
         live.version = hand.version
+        self._catch_up(hand.game_id, hand.version)
         self._live[(hand.game_id, hand.player)] = live
         self._chats[hand.game_id] = hand.chat_key
         if self.shared:
