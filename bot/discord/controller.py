@@ -702,7 +702,8 @@ class Controller:
         """Keep `live` (just sent, showing `hand`) up to date while its token lasts; with other
         processes, they may too: its ref is stored (each interaction has a token of its own)."""
         live.version = hand.version
-        self._catch_up(hand.game_id, hand.version)
+        if hand.game_id not in self._seen:  # remembered, so forgotten in time (`_Games`)
+            self._seen[hand.game_id] = -1
         self._live[(hand.game_id, hand.player)] = live
         self._chats[hand.game_id] = hand.chat_key
         if self.shared:
