@@ -9,10 +9,17 @@ Bot API until the game has been shown, instead of hoping that a busy machine ord
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
-from tests.telegram.conftest import SETTLE_TIMEOUT, Harness
+from bot.service import Outcome, UnoService, User
+from bot.storage import Storage
+from bot.telegram.common import chat_key
+from bot.telegram.sender import Sender
+from bot.telegram.ui import TelegramUI
+from tests.telegram.conftest import SETTLE_TIMEOUT, Harness, renderer
+from tests.telegram.fake_bot_api import FakeBotAPI
 
 HAND_SENDS = ("sendMessage", "sendPhoto")  # a hand: text, or from 8 cards a photo
 
@@ -52,3 +59,70 @@ async def test_a_game_started_before_the_lobby_message_is_known(harness: Harness
     late = await h.press(c, h.group, lobby.message_id, f"l:{await h.game_id()}:join", strict=False)
     assert late.show_alert and late.text == h.r.t("ru", "error-game-running")
     assert (await h.game()).to_dict() == game.to_dict()
+
+
+class Worker:
+    """What one of several bot processes over one database keeps: its own `TelegramUI` (the
+    message ids it read, what it showed) and its own send queues. Both share the service here,
+    which only stands for the shared database: every fact crosses through it."""
+
+    def __init__(self, api: FakeBotAPI, service: UnoService) -> None:
+        self.sender = Sender(api.make_bot(), group_limit=None)
+        self.ui = TelegramUI(service, renderer(), self.sender, api.bot.username or "")
+        self.ui.converge = True  # as with other processes over one database
+
+    async def publish(self, out: Outcome) -> None:
+        assert out.error is None, out.error
+        await self.ui.publish(out, wait=False)
+
+    async def settle(self) -> None:
+        """Until its queues are empty and its looks for a newer state (`converge`) are done."""
+        async with asyncio.timeout(SETTLE_TIMEOUT):
+            while self.sender.busy() or self.ui._tasks:
+                await self.sender.drain()
+                await asyncio.gather(*self.ui._tasks)
+
+    async def close(self) -> None:
+        await self.sender.close()
+        await self.sender.bot.session.close()
+
+
+async def test_another_process_stores_the_lobby_id_before_this_one_deals(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    storage = await Storage.open(tmp_path / "uno.sqlite3")
+    service = UnoService(storage, seed=lambda: 1)
+    group = api.new_group("Вечер карт")
+    a, b, c = (api.new_user(name) for name in ("Алиса", "Борис", "Дина"))
+    for user in (a, b, c):
+        api.user_starts_bot(user)
+    chat = chat_key(group.id)
+    first, second = Worker(api, service), Worker(api, service)
+    try:
+        # The first process opens the lobby; Telegram's answer to its sendMessage is held.
+        held = api.hold(["sendMessage"], [group.id])
+        await first.publish(await service.new_game(chat, User(str(a.id), a.first_name)))
+        await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
+        # The second one shows the joins meanwhile: it reads the game's refs, no lobby id yet.
+        for user in (b, c):
+            await second.publish(await service.join(chat, User(str(user.id), user.first_name)))
+        api.resume_holds()
+        await first.settle()
+        lobby = await service.refs.get(await _game_id(storage, chat), "tg:lobby")
+        assert lobby is not None and api.message(group.id, int(lobby)).buttons
+        # The first process has shown the newest state it found (the joins): no deal yet.
+        # The second deals, and its first table must find the lobby's id the first one stored.
+        await second.publish(await service.start_game(chat, User(str(a.id), a.first_name)))
+        for worker in (first, second):
+            await worker.settle()
+        assert api.message(group.id, int(lobby)).buttons == []
+    finally:
+        for worker in (first, second):
+            await worker.close()
+        await storage.close()
+
+
+async def _game_id(storage: Storage, chat: str) -> int:
+    record = await storage.active_game(chat)
+    assert record is not None
+    return record.id
