@@ -89,7 +89,8 @@ class _Game:
     lang: str = "ru"
     chat_id: int = 0
     dm_closed: set[str] = field(default_factory=set)  # players told to open the private chat
-    lobby_retired: bool = False
+    started: bool = False  # this process showed the game dealt: its lobby keeps no buttons
+    lobby_retired: bool = False  # the lobby's buttons were taken away
     version: int = -1  # the newest version of the game this process showed
 
 
@@ -291,6 +292,7 @@ class TelegramUI:
         r = self.r
         if view.top is None:  # a lobby, or a lobby that was cancelled
             slot = self._slot(view.game_id, game, LOBBY, chat_id)
+            slot.on_new_id = partial(self._lobby_sent, view.game_id)
             markup = lobby_keyboard(r, view.lang, view.game_id) if view.status == "lobby" else None
 
             def render() -> Content:
@@ -300,10 +302,14 @@ class TelegramUI:
 
         else:
             slot = self._slot(view.game_id, game, TABLE, chat_id)
-            lobby = game.refs.get(LOBBY)
-            if lobby and not game.lobby_retired and slot.message_id is None:
-                game.lobby_retired = True  # its buttons would only be refused now
-                self.sender.remove_keyboard(chat_id, int(lobby), low=True)
+            game.started = True
+            if slot.message_id is None and not game.lobby_retired:  # the lobby gives way
+                lobby = game.refs.get(LOBBY)
+                if lobby is None and self.converge:  # another process may have sent it since
+                    found = await self._stored_id(view.game_id, LOBBY)
+                    lobby = None if found is None else str(found)
+                if lobby:
+                    self._retire_lobby(game, int(lobby))
             markup = None
             if view.status == "running":
                 mode = await self.modes.of(view.chat_key)
@@ -329,6 +335,21 @@ class TelegramUI:
         if view.status in ENDED:
             future.add_done_callback(lambda _: self.forget(view.game_id))
         return future
+
+    async def _lobby_sent(self, game_id: int, message_id: int) -> None:
+        """Store the lobby's message id, known once Telegram answered its send. A game dealt
+        and shown before that (a quick /start, a computer player, a busy machine) found no
+        lobby to take the buttons from: they go now, or they would stay, refused forever."""
+        await self._put_ref(game_id, LOBBY, str(message_id))
+        game = self._games.get(game_id)
+        if game is not None and game.started:
+            self._retire_lobby(game, message_id)
+
+    def _retire_lobby(self, game: _Game, message_id: int) -> None:
+        """Take the lobby's buttons away, once: a dealt game's lobby would only refuse them."""
+        if not game.lobby_retired:
+            game.lobby_retired = True
+            self.sender.remove_keyboard(game.chat_id, message_id, low=True)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)

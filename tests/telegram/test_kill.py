@@ -83,7 +83,7 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
         for user in users[1:]:
             api.send_message(user, group, "/join")
         api.send_message(users[0], group, "/start")
-        await api.wait_for(lambda c: c.is_("sendMessage") and c.chat_id == users[2].id, BOUND)
+        await api.wait_for(lambda c: c.method in HAND_SENDS and c.chat_id == users[2].id, BOUND)
         # Press the current player's buttons until a press hands the turn on: the next
         # player's hand is then held, and the process killed while it waits.
         for _ in range(10):
@@ -174,7 +174,7 @@ async def test_a_kill_before_the_results_of_a_committed_move(
         for user in users[1:]:
             api.send_message(user, group, "/join")
         api.send_message(users[0], group, "/start")
-        await api.wait_for(lambda c: c.is_("sendMessage") and c.chat_id == users[2].id, BOUND)
+        await api.wait_for(lambda c: c.method in HAND_SENDS and c.chat_id == users[2].id, BOUND)
         # The lobby's edits go last (low priority): its keyboard taken away is the last of them.
         await api.wait_for(
             lambda c: c.ok and c.is_("editMessageReplyMarkup") and c.chat_id == group.id, BOUND
