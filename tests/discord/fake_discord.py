@@ -454,6 +454,22 @@ class _Failure:
     via: bool
 
 
+@dataclass
+class Hold:
+    """A request the fake handled (its effect applied: a message created, say) whose response
+    it keeps back until `release()`: the bot that sent it waits, as on a slow network, while
+    others go on. `reached` is set once such a request arrived; `call` is it."""
+
+    substring: str
+    method: str | None
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    call: Call | None = None
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class _ListHandler(logging.Handler):
     def __init__(self, records: list[logging.LogRecord]) -> None:
         super().__init__(logging.ERROR)
@@ -647,6 +663,7 @@ class FakeDiscord:
         self.app_emoji_limit = MAX_APP_EMOJIS  # tests lower it to reach the limit quickly
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
         self._failures: list[_Failure] = []
+        self._holds: list[Hold] = []
         self._bots: list[discord.Client] = []
         self._inflight = 0
         self._idle = asyncio.Event()  # no request in flight
@@ -1054,6 +1071,22 @@ class FakeDiscord:
             )
         )
 
+    def hold_next(self, route_substring: str, *, method: str | None = None) -> Hold:
+        """Keep back the response to the next request whose path contains ``route_substring``
+        (and of ``method``, if given) until the returned hold is released; the request itself is
+        handled at once. Orders events between processes: e.g. a message that exists in the
+        channel while the bot that posted it does not know its id yet."""
+        hold = Hold(route_substring, method)
+        self._holds.append(hold)
+        return hold
+
+    def _take_hold(self, method: str, path: str) -> Hold | None:
+        for hold in self._holds:
+            if hold.substring in path and hold.method in (None, method):
+                self._holds.remove(hold)
+                return hold
+        return None
+
     def _take_failure(self, method: str, path: str) -> _Failure | None:
         for failure in self._failures:
             if failure.substring in path and failure.method in (None, method):
@@ -1210,6 +1243,11 @@ class FakeDiscord:
             if handle is not None:
                 call.interaction_id = handle.id
                 handle.calls.append(call)
+            hold = self._take_hold(request.method, path)
+            if hold is not None:
+                hold.call = call
+                hold.reached.set()
+                await hold.released.wait()
             return self._json_response(status, payload, headers)
         finally:
             self._inflight -= 1
