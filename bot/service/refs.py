@@ -33,6 +33,15 @@ class Refs:
     async def all(self, game_id: int) -> dict[str, str]:
         return await self._storage.refs(game_id)
 
+    async def claim(
+        self, game_id: int, key: str, value: str, *, replacing: str | None = None
+    ) -> str | None:
+        """Store `value` unless another process stored something else first: only over
+        `replacing` (None: over nothing). Returns what is stored now; `value` if this won.
+        For a message meant to be the only one of its kind, sent by whichever process
+        got there first."""
+        return await self._storage.claim_ref(game_id, key, value, replacing=replacing)
+
     async def once(self, game_id: int, key: str) -> bool:
         """Mark `key` for the game; True only the first time (tell the chat something once).
 

@@ -332,6 +332,14 @@ class StoragePort(Protocol):
 
     async def refs(self, game_id: int) -> dict[str, str]: ...
 
+    async def claim_ref(
+        self, game_id: int, key: str, value: str, *, replacing: str | None = None
+    ) -> str | None:
+        """Store ``value`` only if the ref is still ``replacing`` (None: not stored yet), in
+        one transaction; the value it holds afterwards (``value`` if this call stored it).
+        Two processes that each sent a message meant to be the only one: the first stored
+        wins, and the other learns which. :class:`GameNotFound` for an unknown game."""
+
     # -- statistics
     async def record_match(
         self,

@@ -340,6 +340,23 @@ async def test_ref_for_unknown_game_is_rejected(storage: StoragePort) -> None:
     assert await storage.refs(12345) == {}
 
 
+async def test_claim_ref_stores_only_over_what_the_claimer_saw(storage: StoragePort) -> None:
+    """The first claim of an absent ref stores; a later one gets the stored value back and
+    changes nothing. Replacing a known value works only while it is still that value."""
+    g = await storage.create_game(CHAT, {})
+    assert await storage.claim_ref(g.id, "table", "111") == "111"
+    assert await storage.claim_ref(g.id, "table", "222") == "111"
+    assert await storage.claim_ref(g.id, "table", "333", replacing="999") == "111"
+    assert await storage.claim_ref(g.id, "table", "444", replacing="111") == "444"
+    assert await storage.claim_ref(g.id, "other", "5", replacing="4") is None  # nothing to replace
+    assert await storage.refs(g.id) == {"table": "444"}
+    # Claims made at once: exactly one stores, and every claimer learns which.
+    won = await asyncio.gather(*(storage.claim_ref(g.id, "dm", str(n)) for n in range(8)))
+    assert len(set(won)) == 1 and won[0] == await storage.get_ref(g.id, "dm")
+    with pytest.raises(GameNotFound):
+        await storage.claim_ref(12345, "table", "1")
+
+
 async def _finished(s: StoragePort, chat: str = CHAT) -> int:
     g = await _running(s, chat)
     await s.commit(g.id, 1, state={}, meta={}, status="finished")

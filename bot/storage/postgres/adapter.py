@@ -583,6 +583,39 @@ class PostgresStorage:
         )
         return {r["key"]: r["value"] for r in rows}
 
+    async def claim_ref(
+        self, game_id: int, key: str, value: str, *, replacing: str | None = None
+    ) -> str | None:
+        """Store ``value`` only if the ref is still ``replacing`` (None: absent); the value
+        it holds afterwards. A concurrent claim's row is waited for (its insert or update
+        commits or rolls back first), so of two claims of an absent ref exactly one stores.
+        :class:`GameNotFound` for an unknown game."""
+        if not codec.known_id(game_id):
+            raise GameNotFound(game_id)
+
+        async def claim(conn: asyncpg.Connection) -> str | None:
+            try:
+                if replacing is None:
+                    await conn.execute(
+                        "INSERT INTO game_refs (game_id, key, value) VALUES ($1, $2, $3)"
+                        " ON CONFLICT (game_id, key) DO NOTHING",
+                        game_id, key, value,
+                    )  # fmt: skip
+                else:
+                    await conn.execute(
+                        "UPDATE game_refs SET value = $3"
+                        " WHERE game_id = $1 AND key = $2 AND value = $4",
+                        game_id, key, value, replacing,
+                    )  # fmt: skip
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise GameNotFound(game_id) from exc
+            row = await conn.fetchrow(
+                "SELECT value FROM game_refs WHERE game_id = $1 AND key = $2", game_id, key
+            )
+            return None if row is None else str(row[0])
+
+        return await self._write(claim)
+
     # -- statistics -----------------------------------------------------------------------
 
     async def record_match(

@@ -433,6 +433,16 @@ class SqliteStorage:
             return {}
         return {r["key"]: r["value"] for r in await self._rows(refs.ALL, (game_id,))}
 
+    async def claim_ref(
+        self, game_id: int, key: str, value: str, *, replacing: str | None = None
+    ) -> str | None:
+        """Store ``value`` only if the ref is still ``replacing`` (None: absent); the value
+        it holds afterwards. :class:`GameNotFound` for an unknown game."""
+        if not codec.known_id(game_id):
+            raise GameNotFound(game_id)
+        stored: str | None = await self._write(refs.claim(game_id, key, value, replacing))
+        return stored
+
     # -- statistics -----------------------------------------------------------------------
 
     async def record_match(

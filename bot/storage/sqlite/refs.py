@@ -24,3 +24,25 @@ def put(game_id: int, key: str, value: str) -> Apply:
             raise GameNotFound(game_id) from exc
 
     return apply
+
+
+def claim(game_id: int, key: str, value: str, replacing: str | None) -> Apply:
+    def apply(conn: sqlite3.Connection) -> str | None:
+        try:
+            if replacing is None:
+                conn.execute(
+                    "INSERT INTO game_refs (game_id, key, value) VALUES (?, ?, ?)"
+                    " ON CONFLICT (game_id, key) DO NOTHING",
+                    (game_id, key, value),
+                )
+            else:
+                conn.execute(
+                    "UPDATE game_refs SET value = ? WHERE game_id = ? AND key = ? AND value = ?",
+                    (value, game_id, key, replacing),
+                )
+        except sqlite3.IntegrityError as exc:  # the foreign key: no such game
+            raise GameNotFound(game_id) from exc
+        row = conn.execute(ONE, (game_id, key)).fetchone()
+        return None if row is None else str(row[0])
+
+    return apply
