@@ -532,36 +532,82 @@ class Controller:
             await reply.defer(update=True)  # another edit is under way: answer in time first
         self._chats[table.game_id] = key
         async with self._locks[key]:
-            shown = self._shown.get(key)
-            if shown is not None and shown[0] == table.game_id and shown[1] > table.version:
-                return  # a newer state is already on screen
-            content, view = self.table_message(table, names)
-            embeds = top_card_embeds(table, self.emoji, self.r)
-            ref = await self.ref(table.game_id, TABLE_REF)
-            if reply is not None:
-                clicked = reply.interaction.message
-                if clicked is not None and ref == str(clicked.id):
-                    await reply.update(content, view, embeds=embeds)
-                    self._shown[key] = (table.game_id, table.version)
-                    return
-                await reply.defer(update=True)  # answered before the slower channel calls
-            channel = self.client.get_partial_messageable(channel_id)
-            if ref is not None:
-                try:
-                    message = channel.get_partial_message(int(ref))
-                    await message.edit(content=content, view=view, embeds=embeds)
-                except discord.HTTPException as exc:
-                    # Deleted (10008), or not editable with the bot's token: a new table message,
-                    # unless another process posted one meanwhile.
-                    log.info("table of game %s not edited (%s): posted anew", table.game_id, exc)
-                    if await self.fresh_ref(table.game_id, TABLE_REF) not in (None, ref):
-                        return await self._show_table(table, names, channel_id, None, mentions)
-                else:
-                    self._shown[key] = (table.game_id, table.version)
-                    return
-            message = await channel.send(content, embeds=embeds, **_extras(view, mentions))
-            await self.put_ref(table.game_id, TABLE_REF, str(message.id))
-            self._shown[key] = (table.game_id, table.version)
+            lost = await self._put_table(table, names, channel_id, reply, mentions)
+        if lost is not None:
+            await self._table_lost(table.game_id, channel_id, lost)
+
+    async def _put_table(
+        self,
+        table: TableView,
+        names: Mapping[str, str],
+        channel_id: int,
+        reply: Reply | None,
+        mentions: discord.AllowedMentions | None,
+    ) -> int | None:
+        """The table edited, or posted; under the channel's lock. Returns the id of a message
+        it posted that is not the game's table: another process stored one first."""
+        key = table.chat_key
+        shown = self._shown.get(key)
+        if shown is not None and shown[0] == table.game_id and shown[1] > table.version:
+            return None  # a newer state is already on screen
+        content, view = self.table_message(table, names)
+        embeds = top_card_embeds(table, self.emoji, self.r)
+        ref = await self.ref(table.game_id, TABLE_REF)
+        if reply is not None:
+            clicked = reply.interaction.message
+            if clicked is not None and ref == str(clicked.id):
+                await reply.update(content, view, embeds=embeds)
+                self._shown[key] = (table.game_id, table.version)
+                return None
+            await reply.defer(update=True)  # answered before the slower channel calls
+        channel = self.client.get_partial_messageable(channel_id)
+        while ref is not None:
+            try:
+                message = channel.get_partial_message(int(ref))
+                await message.edit(content=content, view=view, embeds=embeds)
+            except discord.HTTPException as exc:
+                # Deleted (10008), or not editable with the bot's token: a new table message,
+                # unless another process posted one meanwhile (then that one is edited).
+                log.info("table of game %s not edited (%s)", table.game_id, exc)
+                fresh = await self.fresh_ref(table.game_id, TABLE_REF)
+                if fresh in (None, ref):
+                    break
+                ref = fresh
+            else:
+                self._shown[key] = (table.game_id, table.version)
+                return None
+        message = await channel.send(content, embeds=embeds, **_extras(view, mentions))
+        if not await self.claim_table(table.game_id, message.id, replacing=ref):
+            return message.id
+        self._shown[key] = (table.game_id, table.version)
+        return None
+
+    async def claim_table(
+        self, game_id: int, message_id: int, *, replacing: str | None = None
+    ) -> bool:
+        """Store a message just posted as the game's table, unless another process stored
+        one first (`replacing`: the table it replaces, gone); whether it is the table."""
+        mine = str(message_id)
+        stored = await self.service.refs.claim(game_id, TABLE_REF, mine, replacing=replacing)
+        self._refs.setdefault(game_id, {})[TABLE_REF] = stored
+        return stored == mine
+
+    async def _table_lost(self, game_id: int, channel_id: int, message_id: int) -> None:
+        """Another process posted the game's table while this one posted it too (the lobby
+        of a game another process dealt meanwhile, say) and stored it first: this one's goes,
+        lobby buttons and all, and the stored table shows the newest committed state (the
+        other process may have shown an older one than this)."""
+        log.info("game %s has a table already: message %s deleted", game_id, message_id)
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.delete()
+        except discord.HTTPException as exc:
+            log.info("duplicate table %s not deleted (%s): its buttons go", message_id, exc)
+            with contextlib.suppress(discord.HTTPException):
+                await message.edit(view=None)
+        latest = await self.service.game_table(game_id)
+        if latest.table is not None:
+            await self.show_table(latest.table, latest.names)
 
     async def post(
         self,
@@ -723,11 +769,15 @@ class Controller:
         self._chats.pop(game_id, None)
 
     async def ref(self, game_id: int, key: str) -> str | None:
-        """A ref of the game (`service.refs`), read once and then remembered."""
+        """A ref of the game (`service.refs`), read once and then remembered. With other
+        processes (`shared`) a missing one is read again each time: another process may be
+        storing it (the table of a lobby it is still posting), and a message posted here
+        because of a stale "none" would be a second one."""
         known = self._refs.setdefault(game_id, {})
-        if key not in known:
-            known[key] = await self.service.refs.get(game_id, key)
-        return known[key]
+        if key in known and (known[key] is not None or not self.shared):
+            return known[key]
+        known[key] = value = await self.service.refs.get(game_id, key)
+        return value
 
     async def fresh_ref(self, game_id: int, key: str) -> str | None:
         """A ref read from the database again (another process may have changed it)."""
@@ -970,9 +1020,12 @@ class Controller:
                 # which needs none.
                 content, view = self.table_message(table, out.names)
                 message_id = await reply.send(content, view=view, public=True, mentions=mentions)
-                if message_id:
-                    await self.put_ref(table.game_id, TABLE_REF, str(message_id))
+                if not message_id:
+                    return
+                if await self.claim_table(table.game_id, message_id):
                     self._shown[key] = (table.game_id, table.version)
+                else:
+                    await self._table_lost(table.game_id, channel_of(key) or 0, message_id)
 
         await self._answer(interaction, handle)
 
@@ -1062,8 +1115,11 @@ class Controller:
                 message_id = await reply.send(content, view=view, public=True, mentions=mentions)
                 if not message_id:
                     message_id = (await interaction.original_response()).id
-                await self.put_ref(table.game_id, TABLE_REF, str(message_id))
-                self._shown[key] = (table.game_id, table.version)
+                won = await self.claim_table(table.game_id, message_id)
+                if won:
+                    self._shown[key] = (table.game_id, table.version)
+            if not won:  # another process showed the game meanwhile (`_table_lost`)
+                await self._table_lost(table.game_id, channel_of(key) or 0, message_id)
 
         await self._answer(interaction, handle)
 
