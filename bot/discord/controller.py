@@ -28,9 +28,13 @@ What goes where:
   ephemeral hand's interaction token is stored with the game (`LIVE_REF`, for its 15 minutes),
   so any process edits that hand; whose turn began is the service's word (`turn_began`); the
   refs are read again once another process committed since this one showed the game, and before
-  a message is posted anew; after publishing, a newer committed state is looked up and shown
-  (`_converge`); where a hand goes is decided each time. No call needs the channel or the
-  guild in this process's cache: every one is REST on an id.
+  a message is posted anew (a missing one is never remembered); after publishing, a newer
+  committed state is looked up and shown (`_converge`); where a hand goes is decided each time.
+  No call needs the channel or the guild in this process's cache: every one is REST on an id.
+- One table message per game, even when two processes post one at once (a lobby still being
+  posted by one while another deals): the first to store its message id wins
+  (`service.refs.claim`), and the other deletes its own message, lobby buttons and all, and
+  shows the newest state in the stored one (`_table_lost`).
 - Public results (a round, a caught UNO, a challenge, someone leaving) are posted in the channel;
   what only one player may see (their drawn cards, a challenged hand) goes only to that player.
   The message announcing a match's result carries a "rematch" button; pressed, it loses the

@@ -7,9 +7,11 @@ response) messages, channel messages, DMs, guild / channel / member look-ups, ap
 messages with their single viewer, DMs, the application's emoji), records every call, validates
 message payloads like Discord does (answering 400 / 50035; a component naming a custom emoji
 that does not exist is "Invalid emoji"), and can inject failures (429 with Discord's body and
-headers, 5xx, 403 ...). A custom emoji named in a message's content (`<:name:id>`) is not
-checked, as Discord does not: content is free text up to its length limit, and an emoji the
-sender cannot use shows as its `:name:`; `content_emoji` lists them for the tests to check.
+headers, 5xx, 403 ...) or hold a response back until the test releases it (``hold_next``:
+the request is handled, its sender waits). A custom emoji named in a message's content
+(`<:name:id>`) is not checked, as Discord does not: content is free text up to its length
+limit, and an emoji the sender cannot use shows as its `:name:`; `content_emoji` lists them
+for the tests to check.
 
 No gateway is involved: after ``bot.login`` the driver feeds READY / GUILD_CREATE straight into
 ``bot._connection`` and then builds real INTERACTION_CREATE payloads and hands them to

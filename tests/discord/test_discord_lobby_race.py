@@ -84,3 +84,68 @@ async def test_a_game_dealt_elsewhere_while_its_lobby_is_posted_has_one_table(
         assert patched == {stored}
         assert with_buttons(c, rec.id) == [table]
         c.assert_clean()
+
+
+async def test_the_process_that_stores_its_table_second_deletes_its_own(
+    cluster: Callable[[], contextlib.AbstractAsyncContextManager[Cluster]],
+) -> None:
+    async with cluster() as c:
+        anya, borya, _vika = c.world.users
+        a, b = c.bots[1], c.bots[0]
+        channel = c.world.channel
+        opened = c.fake.hold_next("/callback", method="POST")
+        opening = asyncio.create_task(c.fake.slash(a, anya, "new"))
+        await opened.reached.wait()
+        (lobby,) = c.fake.channel_messages(channel)
+        # B takes a /join, finds no table stored and posts one; A learns its lobby's id and
+        # stores it before B learns the id of its own.
+        posted = c.fake.hold_next(f"/channels/{channel.id}/messages", method="POST")
+        joining = asyncio.create_task(c.fake.slash(b, borya, "join"))
+        await posted.reached.wait()
+        opened.release()
+        await opening
+        posted.release()
+        await joining
+        await c.fake.settle()
+
+        rec = await c.storages[0].active_game(c.chat)
+        assert rec is not None
+        assert await c.storages[0].get_ref(rec.id, TABLE_REF) == str(lobby.id)
+        assert posted.call is not None and posted.call.response is not None
+        assert c.fake.message(int(posted.call.response["id"])).deleted  # B's copy is gone
+        assert with_buttons(c, rec.id) == [lobby]
+        assert borya.name in lobby.content  # the newest state, though A posted an older one
+
+        await c.fake.slash(b, anya, "start")
+        await c.fake.settle()
+        assert lobby.find(label=MY_CARDS) is not None and with_buttons(c, rec.id) == [lobby]
+        c.assert_clean()
+
+
+async def test_a_deleted_table_is_posted_again_once_by_two_processes_at_once(
+    cluster: Callable[[], contextlib.AbstractAsyncContextManager[Cluster]],
+) -> None:
+    async with cluster() as c:
+        anya, borya, vika = c.world.users
+        a, b = c.bots[1], c.bots[0]
+        channel = c.world.channel
+        lobby = (await c.fake.slash(a, anya, "new")).original
+        assert lobby is not None
+        lobby.deleted = True  # somebody deletes it
+        # Both processes find it gone and post a new one; A's id comes back last.
+        posted = c.fake.hold_next(f"/channels/{channel.id}/messages", method="POST")
+        joining = asyncio.create_task(c.fake.slash(a, vika, "join"))
+        await posted.reached.wait()
+        await c.fake.slash(b, borya, "join")
+        posted.release()
+        await joining
+        await c.fake.settle()
+
+        rec = await c.storages[0].active_game(c.chat)
+        assert rec is not None
+        stored = await c.storages[0].get_ref(rec.id, TABLE_REF)
+        assert stored is not None and stored != str(lobby.id)
+        (table,) = with_buttons(c, rec.id)
+        assert str(table.id) == stored
+        assert borya.name in table.content and vika.name in table.content
+        c.assert_clean()
