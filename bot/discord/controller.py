@@ -57,11 +57,12 @@ from cachetools import LRUCache
 from discord import app_commands, ui
 
 from bot import chat_keys, notes, steps
-from bot.buttons import HandKey
+from bot.buttons import LOBBY_OPS, HandKey
 from bot.delivery import Delivery
 from bot.discord import layout
 from bot.discord.emoji import CardEmoji, top_card_embeds
 from bot.discord.hand_row import ROOM_LEFT, hand_row
+from bot.discord.items import lobby_id
 from bot.discord.mentions import invitation, with_mentions
 from bot.discord.reply import (
     DEFER_AFTER,
@@ -136,6 +137,16 @@ class _Games(LRUCache[int, int]):
         game_id, version = super().popitem()
         self._forget(game_id)
         return game_id, version
+
+
+def _is_lobby(message: discord.Message, game_id: int) -> bool:
+    """Whether `message` carries the game's lobby buttons (only its lobby does)."""
+    ids = {lobby_id(game_id, op) for op in LOBBY_OPS}
+    return any(
+        getattr(child, "custom_id", None) in ids
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )
 
 
 def _hint(interaction: discord.Interaction[Any]) -> str | None:
@@ -559,6 +570,11 @@ class Controller:
         ref = await self.ref(table.game_id, TABLE_REF)
         if reply is not None:
             clicked = reply.interaction.message
+            if clicked is not None and ref is None and _is_lobby(clicked, table.game_id):
+                # A lobby button of a lobby whose id the process posting it has not stored yet
+                # (another process, still waiting for Discord's answer): that lobby it is.
+                await self.claim_table(table.game_id, clicked.id)
+                ref = await self.ref(table.game_id, TABLE_REF)
             if clicked is not None and ref == str(clicked.id):
                 await reply.update(content, view, embeds=embeds)
                 self._shown[key] = (table.game_id, table.version)

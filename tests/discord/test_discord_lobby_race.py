@@ -149,3 +149,29 @@ async def test_a_deleted_table_is_posted_again_once_by_two_processes_at_once(
         assert str(table.id) == stored
         assert borya.name in table.content and vika.name in table.content
         c.assert_clean()
+
+
+async def test_a_lobby_pressed_before_its_id_was_stored_becomes_the_table(
+    cluster: Callable[[], contextlib.AbstractAsyncContextManager[Cluster]],
+) -> None:
+    async with cluster() as c:
+        anya, borya, _vika = c.world.users
+        a, b = c.bots[1], c.bots[0]
+        opened = c.fake.hold_next("/callback", method="POST")
+        opening = asyncio.create_task(c.fake.slash(a, anya, "new"))
+        await opened.reached.wait()
+        (lobby,) = c.fake.channel_messages(c.world.channel)
+        # Its buttons are pressed at once, and B answers: no second message is posted.
+        await c.fake.click(b, borya, lobby, label=LOBBY_LABELS[0])
+        await c.fake.click(b, anya, lobby, label=LOBBY_LABELS[1])
+        opened.release()
+        await opening
+        await c.fake.settle()
+
+        rec = await c.storages[0].active_game(c.chat)
+        assert rec is not None and rec.status == "running"
+        assert await c.storages[0].get_ref(rec.id, TABLE_REF) == str(lobby.id)
+        assert c.fake.channel_messages(c.world.channel, include_deleted=True)[0] is lobby
+        assert with_buttons(c, rec.id) == [lobby] and lobby.find(label=MY_CARDS) is not None
+        assert not [m for m in c.fake.messages.values() if m.deleted]
+        c.assert_clean()
