@@ -31,7 +31,7 @@ from bot.service import projection
 from bot.service.alarms import retry_delay
 from bot.service.match import Match
 from bot.service.outcome import Entries, Notice, Outcome
-from bot.storage import OutboxEntry, StorageError
+from bot.storage import OutboxEntry, SendSlot, StorageError
 from core.events import DealerChosen, Event, event_from_dict, event_to_dict
 
 if TYPE_CHECKING:
@@ -239,20 +239,30 @@ class OutboxPort:
     # ------------------------------------------------------------------ the send budget
 
     async def take_send_slot(
-        self, chat_key: str, count: int, period: float, reserve: int = 0
-    ) -> float:
-        """One send in the chat's budget shared by every process: 0.0 (taken) or the seconds
-        to wait. `reserve` slots are left for the others (a low-priority send).
+        self, chat_key: str, count: int, period: float, flight: float, reserve: int = 0
+    ) -> SendSlot | float:
+        """One send in the chat's budget shared by every process: the slot taken, or the seconds
+        to wait. `reserve` slots are left for the others (a low-priority send); `flight` is the
+        longest the send's call may take (see `SendSlot`). Once the call has completed, answered
+        or not, `land_send_slot` records when.
 
         A storage failure lets the send go (each process still keeps its own budget): a
         message must not wait for the database."""
         try:
             return await self.uow.storage.take_send_slot(
-                chat_key, self.uow.clock(), max(1, count - reserve), period
+                chat_key, self.uow.clock, max(1, count - reserve), period, flight
             )
         except StorageError as exc:
             logger.warning("send budget of chat %s not shared: %s", chat_key, exc)
-            return 0.0
+            return SendSlot(chat_key, self.uow.clock() + flight)  # recorded nowhere
+
+    async def land_send_slot(self, slot: SendSlot) -> None:
+        """The slot's call completed (answered, refused or failed): it counts from now, no
+        earlier than the platform received it, rather than from its mark."""
+        try:
+            await self.uow.storage.land_send_slot(slot, self.uow.clock())
+        except StorageError as exc:  # it stays at its mark: counted longer, never shorter
+            logger.warning("send budget of chat %s: a send not landed: %s", slot.chat_key, exc)
 
 
 def _events(entry: OutboxEntry, data: Any) -> list[Event]:
