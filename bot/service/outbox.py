@@ -127,7 +127,7 @@ class OutboxPort:
         entries = await self.uow.storage.claim_outbox(prefix, look, self.lease, limit)
         last: dict[int | None, OutboxEntry] = {}
         hands: dict[int | None, dict[str, None]] = {}
-        began: dict[int | None, set[str]] = {}
+        began: dict[int | None, dict[str, int]] = {}  # player -> the version that began it
         dealt: set[int | None] = set()
         for entry in entries:
             last[entry.game_id] = entry
@@ -137,7 +137,7 @@ class OutboxPort:
             ):
                 dealt.add(entry.game_id)
             if isinstance(entry.payload.get("began"), str):
-                began.setdefault(entry.game_id, set()).add(entry.payload["began"])
+                began.setdefault(entry.game_id, {})[entry.payload["began"]] = entry.version
             hands.setdefault(entry.game_id, {}).update(
                 dict.fromkeys(p for p in entry.payload.get("hands", ()) if isinstance(p, str))
             )
@@ -149,10 +149,12 @@ class OutboxPort:
                 # The deal's entry collapsed into this one: whoever shows the views sends the
                 # table and the hands new if they never went out (the dealing process died).
                 out.outbox.dealt = True
-            # A turn one of them began, if that player is still to act in the latest state.
+            # A turn one of them began, if nothing was committed since: a later commit's own
+            # process notified the turn it began (perhaps the same player's next one), and a
+            # turn notified twice is a hand sent twice.
             if out.turn_began is None and out.table is not None:
                 current = out.table.current
-                if current in began.get(entry.game_id, ()):
+                if began.get(entry.game_id, {}).get(current) == out.table.version:
                     out.turn_began = current
             outcomes.append(out)
         return outcomes
