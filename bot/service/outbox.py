@@ -154,7 +154,9 @@ class OutboxPort:
             # turn notified twice is a hand sent twice.
             if out.turn_began is None and out.table is not None:
                 current = out.table.current
-                if began.get(entry.game_id, {}).get(current) == out.table.version:
+                if current is not None and (
+                    began.get(entry.game_id, {}).get(current) == out.table.version
+                ):
                     out.turn_began = current
             outcomes.append(out)
         return outcomes
