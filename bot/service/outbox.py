@@ -32,7 +32,7 @@ from bot.service import projection
 from bot.service.alarms import retry_delay
 from bot.service.match import Match
 from bot.service.outcome import Entries, Notice, Outcome
-from bot.storage import OutboxEntry, StorageError
+from bot.storage import OutboxEntry, SendSlot, StorageError
 from core.events import DealerChosen, Event, event_from_dict, event_to_dict
 
 if TYPE_CHECKING:
@@ -128,7 +128,7 @@ class OutboxPort:
         entries = await self.uow.storage.claim_outbox(prefix, look, self.lease, limit)
         last: dict[int | None, OutboxEntry] = {}
         hands: dict[int | None, dict[str, None]] = {}
-        began: dict[int | None, set[str]] = {}
+        began: dict[int | None, dict[str, int]] = {}  # player -> the version that began it
         dealt: set[int | None] = set()
         opened: set[int | None] = set()
         for entry in entries:
@@ -141,7 +141,7 @@ class OutboxPort:
             ):
                 dealt.add(entry.game_id)
             if isinstance(entry.payload.get("began"), str):
-                began.setdefault(entry.game_id, set()).add(entry.payload["began"])
+                began.setdefault(entry.game_id, {})[entry.payload["began"]] = entry.version
             hands.setdefault(entry.game_id, {}).update(
                 dict.fromkeys(p for p in entry.payload.get("hands", ()) if isinstance(p, str))
             )
@@ -155,10 +155,14 @@ class OutboxPort:
                 out.outbox.dealt = True
             if views and out.outbox is not None and entry.game_id in opened:
                 out.outbox.opened = True  # likewise the lobby message, if it never went out
-            # A turn one of them began, if that player is still to act in the latest state.
+            # A turn one of them began, if nothing was committed since: a later commit's own
+            # process notified the turn it began (perhaps the same player's next one), and a
+            # turn notified twice is a hand sent twice.
             if out.turn_began is None and out.table is not None:
                 current = out.table.current
-                if current in began.get(entry.game_id, ()):
+                if current is not None and (
+                    began.get(entry.game_id, {}).get(current) == out.table.version
+                ):
                     out.turn_began = current
             outcomes.append(out)
         return outcomes
@@ -245,20 +249,30 @@ class OutboxPort:
     # ------------------------------------------------------------------ the send budget
 
     async def take_send_slot(
-        self, chat_key: str, count: int, period: float, reserve: int = 0
-    ) -> float:
-        """One send in the chat's budget shared by every process: 0.0 (taken) or the seconds
-        to wait. `reserve` slots are left for the others (a low-priority send).
+        self, chat_key: str, count: int, period: float, flight: float, reserve: int = 0
+    ) -> SendSlot | float:
+        """One send in the chat's budget shared by every process: the slot taken, or the seconds
+        to wait. `reserve` slots are left for the others (a low-priority send); `flight` is the
+        longest the send's call may take (see `SendSlot`). Once the call has completed, answered
+        or not, `land_send_slot` records when.
 
         A storage failure lets the send go (each process still keeps its own budget): a
         message must not wait for the database."""
         try:
             return await self.uow.storage.take_send_slot(
-                chat_key, self.uow.clock(), max(1, count - reserve), period
+                chat_key, self.uow.clock, max(1, count - reserve), period, flight
             )
         except StorageError as exc:
             logger.warning("send budget of chat %s not shared: %s", chat_key, exc)
-            return 0.0
+            return SendSlot(chat_key, self.uow.clock() + flight)  # recorded nowhere
+
+    async def land_send_slot(self, slot: SendSlot) -> None:
+        """The slot's call completed (answered, refused or failed): it counts from now, no
+        earlier than the platform received it, rather than from its mark."""
+        try:
+            await self.uow.storage.land_send_slot(slot, self.uow.clock())
+        except StorageError as exc:  # it stays at its mark: counted longer, never shorter
+            logger.warning("send budget of chat %s: a send not landed: %s", slot.chat_key, exc)
 
 
 def _events(entry: OutboxEntry, data: Any) -> list[Event]:

@@ -24,7 +24,7 @@ load -> lock -> apply -> :meth:`StoragePort.commit` -> send, so every adapter pr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Final, Protocol
@@ -42,6 +42,7 @@ __all__ = [
     "OutboxEntry",
     "PlayerResult",
     "SchemaTooNew",
+    "SendSlot",
     "StatRow",
     "StorageError",
     "StoragePort",
@@ -170,6 +171,22 @@ class OutboxEntry:
     payload: dict[str, Any]
     created_at: float
     attempts: int = 0
+
+
+@dataclass(frozen=True)
+class SendSlot:
+    """A send taken from a chat's shared budget (:meth:`StoragePort.take_send_slot`).
+
+    A platform counts a call when it arrives, which is after it was taken, by however long the
+    call took to go out: while it is in flight, the send is recorded at `mark` (the time it was
+    taken plus the longest a call may be in flight), and once the call has completed,
+    :meth:`StoragePort.land_send_slot` moves it to that time, which is no earlier than the
+    arrival.  A process killed in flight leaves it at `mark`: still no earlier than the
+    arrival, so it is counted for as long as the platform counts the call.
+    """
+
+    chat_key: str
+    mark: float
 
 
 @dataclass(frozen=True)
@@ -307,10 +324,20 @@ class StoragePort(Protocol):
     async def retry_outbox(self, entry_id: int, at: float) -> None:
         """A delivery failed: count the attempt; the entry may be claimed again from ``at``."""
 
-    async def take_send_slot(self, chat_key: str, now: float, count: int, period: float) -> float:
-        """Reserve one send in the chat's budget, shared by every process: when fewer than
-        ``count`` sends were recorded in (now - period, now], record this one and return 0.0;
-        otherwise record nothing and return the seconds until a slot frees up."""
+    async def take_send_slot(
+        self, chat_key: str, clock: Callable[[], float], count: int, period: float, flight: float
+    ) -> SendSlot | float:
+        """Reserve one send in the chat's budget, shared by every process.  ``now`` is read
+        from ``clock`` once no other taker of the chat can go first (a time read before waiting
+        for the database would record the send too early).  When fewer than ``count`` sends are
+        recorded after ``now - period`` (one in flight at its mark), record this one in flight,
+        at ``now + flight`` (see :class:`SendSlot`), and return it; otherwise record nothing
+        and return the seconds until a slot frees up (``period`` when the slot that frees first
+        is still in flight: it completes no earlier than ``now``)."""
+
+    async def land_send_slot(self, slot: SendSlot, at: float) -> None:
+        """The call of a slot completed (answered or failed) at ``at``: the send is recorded at
+        that time from now on (a slot no longer recorded is left alone)."""
 
     # -- deadlines claimed across processes (issue 15)
     async def claim_deadlines(

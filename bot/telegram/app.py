@@ -45,7 +45,7 @@ from bot.telegram.cache import CachingRenderer
 from bot.telegram.common import PREFIX, Admins, chat_key, retrying
 from bot.telegram.routers import all_routers
 from bot.telegram.routers.inline import InlinePlay
-from bot.telegram.sender import RESERVE, RateLimit, Sender
+from bot.telegram.sender import RESERVE, Land, RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.sticker_sync import FIRST_WAIT, StickerSync
 from bot.telegram.ui import TelegramUI
@@ -266,13 +266,18 @@ class TelegramApp:
         assert self.ui is not None
         await self.ui.publish(out, wait=False)
 
-    async def _group_budget(self, chat_id: int, low: bool) -> float:
-        """A slot of the group's budget, shared with the bot's other processes."""
+    async def _group_budget(self, chat_id: int, low: bool) -> float | Land:
+        """A slot of the group's budget, shared with the bot's other processes. Its call may be
+        in flight for the session's timeout, after what went before the request (a picture, a
+        look-up): twice that."""
         limit = self.sender.group_limit
         assert limit is not None
-        return await self.service.outbox.take_send_slot(
-            chat_key(chat_id), limit.count, limit.period, RESERVE if low else 0
+        outbox = self.service.outbox
+        flight = 2 * self.bot.session.timeout
+        got = await outbox.take_send_slot(
+            chat_key(chat_id), limit.count, limit.period, flight, RESERVE if low else 0
         )
+        return got if isinstance(got, float) else partial(outbox.land_send_slot, got)
 
     async def _publish(self, out: Outcome) -> None:
         """A timer's outcome (a computer player moved, a turn timed out, a lobby expired)."""

@@ -16,7 +16,11 @@ changes nothing with 400 "message is not modified". The queue handles all three 
   while `RESERVE` more are left, so the first table and a result never wait for a lobby;
 - with a shared `budget` (the service's outbox), every call to a group also takes a slot of the
   group's budget in the database, so that all the bot's processes together keep to the limit;
-  a `low` operation leaves `RESERVE` slots of it too;
+  a `low` operation leaves `RESERVE` slots of it too. Telegram counts a call when it arrives,
+  which is later than the slot was taken by however long the call took to go out (a picture
+  to render, a busy core, the network): the slot counts as in flight until the call completed
+  (answered or failed), and from then on at that time, so a process that takes a slot a period
+  later finds it gone only once the call counted by Telegram left its window;
 - 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
   operation and the operation is dropped: nothing upstream breaks;
 - a `strict` future raises `Undelivered` when an operation was given up for a reason that may
@@ -85,8 +89,10 @@ class Mentioning:
 Content = tuple[str | Mentioning | Photo, Keyboard | None]
 Render = Callable[[], Content]
 OnForbidden = Callable[[int], Awaitable[None]]
-Budget = Callable[[int, bool], Awaitable[float]]
-"""A group's shared budget: (chat id, low) -> 0.0 when a slot was taken, else seconds to wait."""
+Land = Callable[[], Awaitable[None]]
+Budget = Callable[[int, bool], Awaitable[float | Land]]
+"""A group's shared budget: (chat id, low) -> a slot taken (a `Land`, to call once the call made
+with it has completed), else the seconds to wait."""
 
 NETWORK_ATTEMPTS = 4
 RESERVE = 1  # tokens of a group's bucket that a `low` operation leaves for the others
@@ -186,7 +192,7 @@ class _Op:
     rendered: tuple[Render, Content] | None = None
     resend: bool = False  # the slot's message cannot show this: a new one, silently
     as_photo: bool | None = None  # the kind of message the last call tried to show
-    reserved: bool = False  # a slot of the shared budget is taken for the next call
+    land: Land | None = None  # a slot of the shared budget taken for the next call (see above)
 
     def content(self) -> Content:
         """The slot's content from the newest `render`, rendered once."""
@@ -244,12 +250,11 @@ class Outbox:
     async def _drain(self) -> None:
         while self.queue:
             op = next((o for o in self.queue if not o.low), self.queue[0])
-            if (self.bucket is not None or self.shared) and not op.reserved and not op.is_noop():
+            if (self.bucket is not None or self.shared) and op.land is None and not op.is_noop():
                 # While this waits, newer states of the same message replace op.render.
                 wait = 0.0 if self.bucket is None else self.bucket.delay(RESERVE if op.low else 0)
                 if wait <= 0 and self.shared:
-                    wait = await self._budget(op.low)
-                    op.reserved = wait <= 0
+                    wait = await self._budget(op, op.low)
                 if wait > 0:
                     self.arrived.clear()
                     if op.low:  # anything else that arrives goes first
@@ -268,10 +273,26 @@ class Outbox:
         if self.bucket is None and self.sender.outboxes.get(self.chat_id) is self:
             del self.sender.outboxes[self.chat_id]  # a private chat's queue holds no state
 
-    async def _budget(self, low: bool) -> float:
-        """A slot of the group's shared budget: 0.0 when taken, else the seconds to wait."""
+    async def _budget(self, op: _Op, low: bool) -> float:
+        """A slot of the group's shared budget for the operation's next call: 0.0 when taken,
+        else the seconds to wait."""
         assert self.sender.budget is not None
-        return await self.sender.budget(self.chat_id, low)
+        got = await self.sender.budget(self.chat_id, low)
+        if isinstance(got, float):
+            return got
+        op.land = got
+        return 0.0
+
+    async def _attempt(self, op: _Op) -> Any:
+        """One call of the operation. Once it completed, answered or failed (or was not made
+        after all), its slot of the shared budget counts from then; a call made again takes
+        another."""
+        try:
+            return await self._call(op)
+        finally:
+            land, op.land = op.land, None
+            if land is not None:
+                await land()
 
     async def _pause(self, seconds: float, wake: asyncio.Event) -> None:
         """`sender.sleep(seconds)`, cut short when `wake` is set."""
@@ -290,7 +311,7 @@ class Outbox:
         network_failures = 0
         while True:
             try:
-                result = await self._call(op)
+                result = await self._attempt(op)
             except TelegramRetryAfter as exc:
                 log.warning("chat %s flooded: retry after %s s", self.chat_id, exc.retry_after)
                 if self.bucket is not None:
@@ -381,10 +402,9 @@ class Outbox:
         after a failure waits for one of its own)."""
         if self.bucket is not None:
             self.bucket.take()
-        if self.shared and not op.reserved:
-            while (wait := await self._budget(False)) > 0:
+        if self.shared and op.land is None:
+            while (wait := await self._budget(op, False)) > 0:
                 await self.sender.sleep(wait)
-        op.reserved = False
 
     async def _call(self, op: _Op) -> Any:
         bot = self.sender.bot

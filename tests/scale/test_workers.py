@@ -11,8 +11,8 @@ runs out here; computer moves, the deadlines claimed across processes, come afte
 
 Checks: every acknowledged move is stored, none twice; every game replays from its deal with
 every card once; the final table of every game and its result reached the group, once; no group
-got more than the budget in any window (texts, photos, edits and deletions alike); no message
-with buttons was sent twice.
+got more than the budget in any window, counted as Telegram counts (by when each call reached
+the fake; texts, photos, edits and deletions alike); no message with buttons was sent twice.
 
 One table shows each game: a table message sent again is allowed only where the group sees one
 (the old one deleted: a photo whose text outgrew its caption goes out as text), and in the one
@@ -43,10 +43,12 @@ from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, StoredMessage
 
 GROUPS, GAMES_PER_GROUP, PEOPLE = 5, 4, 2
 GROUP_LIMIT, GROUP_PERIOD = 20, 5.0
-# Seconds between a worker taking a slot of the budget and its request reaching the fake (the
-# HTTP round trip, a busy core): 5% of the scaled window, nothing on Telegram's 60 s one.
-SLACK = 0.25
+# The workers reckon the budget in wall-clock time, the fake its arrivals in monotonic time: a
+# clock being slewed (at most 0.05 %) makes them differ by up to 2.5 ms over a window.
+CLOCK_SLEW = 0.005
 LOBBY_OPS = ("join", "addbot", "start")
+# A bound for a hung run, not a wait: a third of the moves takes 10-40 s on two loaded cores.
+PLAY_BOUND = 6 * BOUND
 # A match of one round: any round's winner scores past a target of one point (not a target
 # /settings offers; stored directly, so that twenty matches fit in well under a minute).
 WORKERS: list[Worker] = []
@@ -63,9 +65,9 @@ WORKER_SETTINGS = {
 
 @pytest.mark.skipif(
     not os.environ.get("UNO_SCALE_TEST"),
-    reason="flaky under load (on two busy cores about one run in four: the budget check counts "
-    "by when requests reach the fake, which can be ~0.4 s after the worker took the slot); run "
-    "it with UNO_SCALE_TEST=1",
+    reason="flaky under load, no longer on the budget (8 runs on two loaded cores: 6 passed; 2 "
+    "failed with a turn's hand sent new by two live workers 0.1-0.5 s apart, the later one then "
+    "deleted, a race in the Telegram adapter); run it with UNO_SCALE_TEST=1",
 )
 async def test_three_workers_one_killed_play_twenty_games(
     postgres_url: str, tmp_path: Path
@@ -115,14 +117,15 @@ async def play_with_a_kill(tables: list[Table], workers: list[Worker]) -> None:
     everything = asyncio.gather(*playing)
     try:
         async with moved:
-            await asyncio.wait_for(moved.wait_for(lambda: count >= expected // 3), BOUND)
+            await asyncio.wait_for(moved.wait_for(lambda: count >= expected // 3), PLAY_BOUND)
         await workers[0].kill()
         async with moved:
             await asyncio.wait_for(
-                moved.wait_for(lambda: count >= 2 * expected // 3 or everything.done()), BOUND
+                moved.wait_for(lambda: count >= 2 * expected // 3 or everything.done()),
+                PLAY_BOUND,
             )
         await workers[0].start()
-        await asyncio.wait_for(asyncio.shield(everything), 3 * BOUND)
+        await asyncio.wait_for(asyncio.shield(everything), PLAY_BOUND)
     finally:
         for task in playing:
             task.cancel()
@@ -227,19 +230,23 @@ def sends(api: FakeBotAPI, chat: int) -> list[ApiCall]:
 
 
 def check_budget(api: FakeBotAPI, group: int) -> None:
-    """No GROUP_PERIOD-second window holds more than GROUP_LIMIT calls that post to the group."""
+    """No GROUP_PERIOD-second window holds more than GROUP_LIMIT calls that post to the group
+    (refused ones too: each took a slot), by when they reached the fake. Exact, with no slack
+    for the time calls take: a worker takes a slot no earlier than a period after the call
+    that held it completed, and a call reaches the fake after its slot was taken and before it
+    completes."""
     posts = (
         "sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageMedia",
         "editMessageReplyMarkup", "deleteMessage",
     )  # fmt: skip
     calls = sorted(
-        (c for c in api.calls(chat_id=group) if c.ok and any(c.is_(m) for m in posts)),
+        (c for c in api.calls(chat_id=group) if any(c.is_(m) for m in posts)),
         key=lambda c: c.arrived,
     )
     times = [c.arrived for c in calls]
     first = 0
     for last, at in enumerate(times):
-        while at - times[first] >= GROUP_PERIOD - SLACK:
+        while at - times[first] >= GROUP_PERIOD - CLOCK_SLEW:
             first += 1
         assert last - first + 1 <= GROUP_LIMIT, (
             f"group {group}: {last - first + 1} in a window: "
@@ -261,4 +268,17 @@ def check_no_message_twice(api: FakeBotAPI, tables: list[Table]) -> None:
             if c.params.get("reply_markup")
         )
         twice = [key for key, n in sent.items() if n > 1]
-        assert not twice, f"chat {chat}: sent twice: {twice[:1]}"
+        if twice:  # when each went out, whether it is still shown, and when a worker died
+            text, markup = twice[0]
+            when = [
+                (
+                    round(c.arrived, 3),
+                    c.result["message_id"],
+                    api.message(chat, c.result["message_id"]).deleted,
+                )
+                for c in sends(api, chat)
+                if str(c.params.get("text") or c.params.get("caption")) == text
+                and str(c.params.get("reply_markup")) == markup
+            ]
+            events = [(what, round(at, 3)) for w in WORKERS for what, at in w.events]
+            raise AssertionError(f"chat {chat}: sent twice: {twice[:1]}: {when}; workers {events}")

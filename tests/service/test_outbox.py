@@ -14,7 +14,10 @@ from bot.service import Outcome, UnoService
 from bot.service.outbox import LEASE
 from bot.storage import Storage
 from core.events import event_to_dict
+from core.game import Game
 from tests.service.conftest import ALICE, BORIS, GLEB, FakeClock
+from tests.service.test_service import CHAT as SERVICE_CHAT
+from tests.service.test_service import install, started
 
 CHAT = "tg:-100777"
 
@@ -157,3 +160,40 @@ async def test_a_slow_send_keeps_its_claim_while_its_process_lives(
     finally:
         await other.close()
     assert published == []
+
+
+async def test_a_redelivery_notifies_a_turn_only_while_nothing_was_committed_after_it(
+    service: UnoService, storage: Storage, clock: FakeClock
+) -> None:
+    """A process that died after a commit that began a turn may not have notified the player:
+    the re-delivery does, while the game is still at that commit. Once later moves were
+    committed (by processes that notified the turns they began, here the same player's next
+    one), it does not: that hand would be sent twice."""
+    service.outbox.deliver("tg:")
+    await started(service, ALICE, BORIS)
+    game = Game.from_position(
+        [ALICE.id, BORIS.id], {ALICE.id: "r5 r7 y2", BORIS.id: "r4 r6 g3"}, "r1",
+        "y4 y5 y6 y7", current=ALICE.id,
+    )  # fmt: skip
+    await install(service, storage, game)
+    await _finish_all(service, clock)
+    first = await service.act(ALICE, "play r5", chat_key=SERVICE_CHAT)
+    assert first.turn_began == BORIS.id
+    clock.advance(LEASE)  # its process died: another takes the entry over
+    [again] = await service.outbox.claim("tg:")
+    assert again.table is not None and again.turn_began == BORIS.id
+    for user, move in ((BORIS, "play r4"), (ALICE, "play r7")):  # sent by living processes
+        out = await service.act(user, move, chat_key=SERVICE_CHAT)
+        await service.outbox.finish(out)
+    assert out.turn_began == BORIS.id
+    clock.advance(LEASE)  # the take-over died too
+    [late] = await service.outbox.claim("tg:")
+    assert late.table is not None and late.table.current == BORIS.id
+    assert late.turn_began is None
+
+
+async def _finish_all(service: UnoService, clock: FakeClock) -> None:
+    """Every entry written so far, sent."""
+    clock.advance(LEASE)
+    for out in await service.outbox.claim("tg:"):
+        await service.outbox.finish(out)

@@ -22,6 +22,7 @@ from bot.storage import (
     MatchRecord,
     OutboxEntry,
     PlayerResult,
+    SendSlot,
     StorageError,
     StoragePort,
     VersionConflict,
@@ -33,6 +34,7 @@ CHAT = "tg:-100123"
 OTHER = "dc:9876"
 LEASE = 30.0
 FAR = 1e12  # a time when every claim has run out
+FLIGHT = 120.0  # the longest a send's call may be in flight
 
 
 async def _running(s: StoragePort, chat: str = CHAT) -> GameRecord:
@@ -214,14 +216,60 @@ async def test_concurrent_claimers_never_share_an_entry(
     assert sum(1 for got in results if got) >= 2  # the work really was shared
 
 
+async def _take(s: StoragePort, at: float, count: int = 3, chat: str = CHAT) -> SendSlot | float:
+    """A slot of the chat's budget (`count` a minute) taken at `at`, in flight."""
+    return await s.take_send_slot(chat, lambda: at, count, 60.0, FLIGHT)
+
+
+async def _send(s: StoragePort, at: float, count: int = 3, chat: str = CHAT) -> float:
+    """A send at `at` whose call completes at once: 0.0, or the seconds to wait."""
+    slot = await _take(s, at, count, chat)
+    if isinstance(slot, float):
+        return slot
+    await s.land_send_slot(slot, at)
+    return 0.0
+
+
 async def test_the_send_budget_counts_a_window(storage: StoragePort) -> None:
     for k in range(3):
-        assert await storage.take_send_slot(CHAT, 100.0 + k, 3, 60.0) == 0.0
-    assert await storage.take_send_slot(CHAT, 110.0, 3, 60.0) == pytest.approx(50.0)
-    assert await storage.take_send_slot(CHAT, 159.5, 3, 60.0) == pytest.approx(0.5)
-    assert await storage.take_send_slot(OTHER, 110.0, 3, 60.0) == 0.0  # per chat
-    assert await storage.take_send_slot(CHAT, 160.0, 3, 60.0) == 0.0  # the first left
-    assert await storage.take_send_slot(CHAT, 160.5, 3, 60.0) == pytest.approx(0.5)
+        assert await _send(storage, 100.0 + k) == 0.0
+    assert await _send(storage, 110.0) == pytest.approx(50.0)
+    assert await _send(storage, 159.5) == pytest.approx(0.5)
+    assert await _send(storage, 110.0, chat=OTHER) == 0.0  # per chat
+    assert await _send(storage, 160.0) == 0.0  # the first left
+    assert await _send(storage, 160.5) == pytest.approx(0.5)
+
+
+async def test_a_send_counts_from_when_its_call_completed(storage: StoragePort) -> None:
+    """The platform counts a call when it arrives, after the slot was taken: the send counts
+    as in flight (at its mark) until its call completed, then from that time, so the next
+    taker finds the slot free a period after the arrival at the earliest."""
+    slot = await _take(storage, 100.0, count=1)
+    assert slot == SendSlot(CHAT, 100.0 + FLIGHT)  # the clock's time, when it was taken
+    # In flight however long ago it was taken: it frees a period after it completes, no
+    # earlier than now.
+    assert await _take(storage, 170.0, count=1) == pytest.approx(60.0)
+    await storage.land_send_slot(slot, 130.0)  # the call came back at 130
+    assert await _take(storage, 189.5, count=1) == pytest.approx(0.5)
+    assert isinstance(await _take(storage, 190.0, count=1), SendSlot)
+
+
+async def test_a_send_left_in_flight_counts_until_its_mark_left_the_window(
+    storage: StoragePort,
+) -> None:
+    """A process killed while its call was in flight never lands the slot: it counts until a
+    period after its mark (its call reached the platform before that, or never). Landing moves
+    one send of the mark: of two taken at the same time, the other stays in flight."""
+    first = await _take(storage, 100.0, count=2)
+    second = await _take(storage, 100.0, count=2)
+    assert first == second == SendSlot(CHAT, 100.0 + FLIGHT)
+    await storage.land_send_slot(first, 100.0)
+    assert isinstance(await _take(storage, 160.0, count=2), SendSlot)  # the landed one left
+    assert await _take(storage, 161.0, count=2) == pytest.approx(60.0)  # two in flight
+    # The one left in flight (and the one taken at 160) count until 100 + FLIGHT + 60.
+    assert await _take(storage, 100.0 + FLIGHT + 59.0, count=2) == pytest.approx(1.0)
+    assert isinstance(await _take(storage, 100.0 + FLIGHT + 60.0, count=2), SendSlot)
+    await storage.land_send_slot(SendSlot(CHAT, 5.0), 6.0)  # a slot no longer recorded
 
 
 async def test_the_send_budget_is_shared_by_concurrent_takers(
@@ -236,7 +284,7 @@ async def test_the_send_budget_is_shared_by_concurrent_takers(
             now = 1_000.0 + 15.0 * step
 
             async def take(s: StoragePort, now: float = now) -> None:
-                if await s.take_send_slot(CHAT, now, 20, 60.0) == 0.0:
+                if await _send(s, now, count=20) == 0.0:
                     sent.append(now)
 
             await asyncio.gather(*(take(s) for s in (storage, *others) for _ in range(4)))
@@ -254,9 +302,9 @@ async def test_the_send_budget_holds_for_a_taker_whose_clock_is_behind(
     """Another process's clock may be a little behind, and a call queued while a later one went
     first arrives with an older time: the sends it must count are still there."""
     for k in range(20):
-        assert await storage.take_send_slot(CHAT, 100.0 + k * 0.1, 20, 60.0) == 0.0
-    assert await storage.take_send_slot(CHAT, 165.0, 20, 60.0) == 0.0  # a clock ahead
-    assert await storage.take_send_slot(CHAT, 150.0, 20, 60.0) > 0.0  # (90, 150] holds 20
+        assert await _send(storage, 100.0 + k * 0.1, count=20) == 0.0
+    assert await _send(storage, 165.0, count=20) == 0.0  # a clock ahead
+    assert await _send(storage, 150.0, count=20) > 0.0  # (90, 150] holds 20
 
 
 async def test_a_live_claim_is_extended_not_shortened(

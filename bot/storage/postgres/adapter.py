@@ -48,6 +48,7 @@ from bot.storage.port import (
     MatchRecord,
     OutboxEntry,
     PlayerResult,
+    SendSlot,
     StatRow,
     StorageError,
     VersionConflict,
@@ -485,16 +486,21 @@ class PostgresStorage:
                 )
             )  # fmt: skip
 
-    async def take_send_slot(self, chat_key: str, now: float, count: int, period: float) -> float:
-        """One send of the chat's shared budget: 0.0 and recorded, or the seconds to wait.
+    async def take_send_slot(
+        self, chat_key: str, clock: Callable[[], float], count: int, period: float, flight: float
+    ) -> SendSlot | float:
+        """One send of the chat's shared budget: taken and recorded in flight, or the seconds
+        to wait (see the port).
 
         The chat's sends are counted under a transaction-scoped advisory lock on its key, so
-        two processes taking the last slot at once take turns and the second finds it gone.
+        two processes taking the last slot at once take turns and the second finds it gone;
+        the time is read once the lock is held, after any wait for it.
         """
-        since = now - period
 
-        async def take(conn: asyncpg.Connection) -> float:
+        async def take(conn: asyncpg.Connection) -> SendSlot | float:
             await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", chat_key)
+            now = clock()
+            since = now - period
             # Only sends older than two periods go: a taker whose clock is behind still counts
             # its own window's (see the SQLite adapter).
             await conn.execute(
@@ -505,12 +511,30 @@ class PostgresStorage:
                 " ORDER BY at DESC LIMIT 1 OFFSET $3",
                 chat_key, since, count - 1,
             )  # fmt: skip
-            if oldest is not None:
-                return max(oldest - since, 1e-3)
-            await conn.execute("INSERT INTO send_log (chat_key, at) VALUES ($1, $2)", chat_key, now)
-            return 0.0
+            if oldest is not None:  # (one still in flight lands no earlier than now)
+                return max(min(oldest, now) - since, 1e-3)
+            slot = SendSlot(chat_key, now + flight)
+            await conn.execute(
+                "INSERT INTO send_log (chat_key, at) VALUES ($1, $2)", chat_key, slot.mark
+            )
+            return slot
 
         return await self._write(take)
+
+    async def land_send_slot(self, slot: SendSlot, at: float) -> None:
+        """The slot's call completed at ``at``: its send is recorded then.  One row of the
+        slot's mark moves (rows of one chat and one time are alike), under the chat's lock: two
+        landing at once do not both pick the same row."""
+
+        async def land(conn: asyncpg.Connection) -> None:
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", slot.chat_key)
+            await conn.execute(
+                "UPDATE send_log SET at = $3 WHERE ctid = (SELECT ctid FROM send_log"
+                " WHERE chat_key = $1 AND at = $2 LIMIT 1)",
+                slot.chat_key, slot.mark, at,
+            )  # fmt: skip
+
+        await self._write(land)
 
     # -- deadlines claimed across processes ----------------------------------------------
 

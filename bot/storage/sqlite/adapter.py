@@ -49,6 +49,7 @@ from bot.storage.port import (
     MatchRecord,
     OutboxEntry,
     PlayerResult,
+    SendSlot,
     StatRow,
     StorageError,
 )
@@ -390,9 +391,16 @@ class SqliteStorage:
         if codec.known_id(entry_id):
             await self._write(outbox_table.retry(entry_id, at))
 
-    async def take_send_slot(self, chat_key: str, now: float, count: int, period: float) -> float:
-        """One send of the chat's shared budget: 0.0 and recorded, or the seconds to wait."""
-        return await self._write(outbox_table.take_slot(chat_key, now, count, period))
+    async def take_send_slot(
+        self, chat_key: str, clock: Callable[[], float], count: int, period: float, flight: float
+    ) -> SendSlot | float:
+        """One send of the chat's shared budget: taken and recorded in flight, or the seconds
+        to wait (see the port)."""
+        return await self._write(outbox_table.take_slot(chat_key, clock, count, period, flight))
+
+    async def land_send_slot(self, slot: SendSlot, at: float) -> None:
+        """The slot's call completed at ``at``: its send is recorded then."""
+        await self._write(outbox_table.land_slot(slot, at))
 
     # -- deadlines claimed across processes ----------------------------------------------
 

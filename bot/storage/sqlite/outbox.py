@@ -10,11 +10,11 @@ IMMEDIATE``).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from bot.storage import codec
-from bot.storage.port import KEEP_SENT, OutboxEntry
+from bot.storage.port import KEEP_SENT, OutboxEntry, SendSlot
 from bot.storage.sqlite.group_commit import Apply
 
 _COLUMNS: Final = "id, chat_key, game_id, version, CAST(payload AS BLOB), created_at, attempts"
@@ -92,11 +92,15 @@ def retry(entry_id: int, at: float) -> Apply:
     return apply
 
 
-def take_slot(chat_key: str, now: float, count: int, period: float) -> Apply:
-    """Record a send unless ``count`` were recorded in the last ``period``: 0.0, else the
-    seconds until the oldest send that counts leaves the window."""
+def take_slot(
+    chat_key: str, clock: Callable[[], float], count: int, period: float, flight: float
+) -> Apply:
+    """Record a send in flight unless ``count`` are recorded in the last ``period``: the slot,
+    else the seconds until the oldest send that counts leaves the window (see the port).  The
+    time is read inside the write transaction: no other taker goes between it and the record."""
 
-    def apply(conn: sqlite3.Connection) -> float:
+    def apply(conn: sqlite3.Connection) -> SendSlot | float:
+        now = clock()
         since = now - period
         # Only sends older than two periods go: a taker whose clock is behind (another
         # process's, or a call that queued while a later one went first) still counts its own
@@ -109,9 +113,24 @@ def take_slot(chat_key: str, now: float, count: int, period: float) -> Apply:
             " ORDER BY at DESC LIMIT 1 OFFSET ?",
             (chat_key, since, count - 1),
         ).fetchone()
-        if row is not None:
-            return max(row[0] - since, 1e-3)
-        conn.execute("INSERT INTO send_log (chat_key, at) VALUES (?, ?)", (chat_key, now))
-        return 0.0
+        if row is not None:  # (one still in flight lands no earlier than now)
+            return max(min(row[0], now) - since, 1e-3)
+        slot = SendSlot(chat_key, now + flight)
+        conn.execute("INSERT INTO send_log (chat_key, at) VALUES (?, ?)", (chat_key, slot.mark))
+        return slot
+
+    return apply
+
+
+def land_slot(slot: SendSlot, at: float) -> Apply:
+    """The slot's call completed at ``at``: one row of its mark is moved there (rows of one
+    chat and one time are alike)."""
+
+    def apply(conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "UPDATE send_log SET at = ? WHERE rowid = (SELECT rowid FROM send_log"
+            " WHERE chat_key = ? AND at = ? LIMIT 1)",
+            (at, slot.chat_key, slot.mark),
+        )
 
     return apply
