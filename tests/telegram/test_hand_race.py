@@ -9,6 +9,7 @@ own."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,10 @@ from aiogram.client.telegram import TelegramAPIServer
 from bot.service import Outcome, UnoService, User
 from bot.storage import Storage
 from bot.telegram.common import chat_key
+from bot.telegram.sender import Sender
 from bot.telegram.session import BotSession
+from bot.telegram.ui import TelegramUI
+from tests.telegram.conftest import renderer
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
 from tests.telegram.test_lobby_race import Worker as LobbyWorker
 
@@ -30,9 +34,10 @@ class Worker(LobbyWorker):
     keyboards of photo edits, as the bot does)."""
 
     def __init__(self, api: FakeBotAPI, service: UnoService) -> None:
-        super().__init__(api, service)
         session = BotSession(api=TelegramAPIServer.from_base(api.base_url))
-        self.sender.bot = Bot(api.token, session=session)
+        self.sender = Sender(Bot(api.token, session=session), group_limit=None)
+        self.ui = TelegramUI(service, renderer(), self.sender, api.bot.username or "")
+        self.ui.converge = True  # as with other processes over one database
 
 
 async def _turn_for(service: UnoService, chat: str, users: dict[str, FakeUser]) -> Outcome:
@@ -59,8 +64,12 @@ def _hand_sends(api: FakeBotAPI, user: FakeUser, since: int) -> list[int]:
     ]
 
 
+Setup = tuple[UnoService, str, dict[str, FakeUser], Worker, Worker]
+
+
 @pytest.fixture
-async def two_workers(api: FakeBotAPI, tmp_path: Path):  # type: ignore[no-untyped-def]
+async def two_workers(api: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Setup]:
+    """Two processes over one database; the first opened and dealt a game of two people."""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
     service = UnoService(storage, seed=lambda: 1)
     group = api.new_group("Вечер карт")
@@ -82,8 +91,8 @@ async def two_workers(api: FakeBotAPI, tmp_path: Path):  # type: ignore[no-untyp
 
 
 async def test_a_turn_published_by_two_processes_sends_its_hand_new_once(
-    api: FakeBotAPI, two_workers
-) -> None:  # type: ignore[no-untyped-def]
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
     service, chat, users, first, second = two_workers
     out = await _turn_for(service, chat, users)
     player = users[out.turn_began]
@@ -100,8 +109,8 @@ async def test_a_turn_published_by_two_processes_sends_its_hand_new_once(
 
 
 async def test_a_turn_replaces_the_hand_another_process_sent_since(
-    api: FakeBotAPI, two_workers
-) -> None:  # type: ignore[no-untyped-def]
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
     service, chat, users, first, second = two_workers
     # The second process shows everyone's hand once (it remembers those message ids).
     for user in users.values():
@@ -115,12 +124,13 @@ async def test_a_turn_replaces_the_hand_another_process_sent_since(
         await first.settle()
     # A turn published by the second process, which remembers hand messages deleted since.
     out = await _turn_for(service, chat, users)
+    assert out.table is not None
     await second.publish(out)
     for worker in (first, second):
         await worker.settle()
     for user in users.values():
         live = [m for m in api.messages(user.id) if m.from_bot]
-        stored = await service.refs.get(out.table.game_id if out.table else 0, f"tg:hand:{user.id}")
+        stored = await service.refs.get(out.table.game_id, f"tg:hand:{user.id}")
         assert [m.message_id for m in live] == [int(stored or 0)], (
             f"{user.first_name}: hand messages shown {[m.message_id for m in live]}, "
             f"stored {stored}"
