@@ -27,6 +27,14 @@ text was; the chat's /settings turn it off (`ChatSettings.table_picture`).
 Message ids live in the game's refs (`service.refs`: `tg:lobby`, `tg:table`, `tg:hand:<user>`,
 plus `tg:title`), so a restarted bot keeps editing the same messages.
 
+With other processes publishing too (`converge`: webhook workers over one database), several may
+publish the same turn's beginning (the committing one, and a re-delivery of its outbox entry):
+the hand is sent new by the one that claims the turn first (`tg:turn:<user>`, a claim in the
+database holding the hand's version), every other one only edits (a process killed between its
+claim and its send leaves that turn's hand edited, not notified). The new message replaces the
+hand message stored in the refs, not the one this process remembers: another process may have
+sent the hand new since (an earlier turn), and that one would stay shown beside the new one.
+
 An outcome committed with outbox entries is settled by `delivery` (`bot.delivery`): its entries
 are finished once every send went out, or come back later if one failed. The table and the
 hands are edits of stored messages, safe to repeat; the results (`ANNOUNCED`) and a challenged
@@ -37,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -69,6 +78,7 @@ LOBBY = "tg:lobby"
 TABLE = "tg:table"
 TITLE = "tg:title"
 HAND = "tg:hand:"
+TURN = "tg:turn:"  # + user: the hand version whose turn was sent new, and by which process
 TURN_PING = "turn_ping"  # a person's own switch: a new message when their turn begins
 ENDED = ("finished", "killed")
 RESULTS = "results"  # the item of an outcome's announcements (see `bot.delivery`)
@@ -120,6 +130,7 @@ class TelegramUI:
         # table edit, look whether a newer state was committed meanwhile (see `_converge`).
         self.converge = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self.token = uuid.uuid4().hex  # this process, in the claims it makes (see `_claim_turn`)
 
     # ------------------------------------------------------------------ refs and slots
 
@@ -426,8 +437,16 @@ class TelegramUI:
         elif view.player in game.dm_closed:
             return _done()
         own = await self.service.personal(chat_key(int(view.player)))
-        # A turn begins: the hand as a new message, if the player wants it.
+        # A turn begins: the hand as a new message, if the player wants it, by one process.
         ping = began and view.is_turn and not fresh and _switch(own, TURN_PING)
+        if ping and self.converge:  # other processes publish too (webhook workers)
+            ping = await self._claim_turn(view)
+        if ping and self.converge and slot.stored_id is not None:
+            # The message it replaces is the stored one: another process may have sent the hand
+            # new since this one looked (an earlier turn), and that one must go, not stay.
+            found = await slot.stored_id()
+            if found is not None and found not in slot.dropped:
+                slot.message_id, slot.shown = found, None
         pictures = _switch(own, PICTURES)
         names = dict(names)
         lines = list(notes or ())
@@ -442,6 +461,17 @@ class TelegramUI:
         if self.converge:
             future.add_done_callback(lambda _: self._spawn(self._converge_hand(view)))
         return future
+
+    async def _claim_turn(self, view: HandView) -> bool:
+        """Whether this process sends the hand new for the turn that `view` began: the first to
+        claim that hand version does; another process publishing the same turn (a re-delivery
+        of the commit's outbox entry, a converging update) only edits the hand."""
+        key = TURN + view.player
+        mine = f"{view.version}:{self.token}"
+        stored = await self.service.refs.get(view.game_id, key)
+        if stored is not None and int(stored.partition(":")[0]) >= view.version:
+            return stored == mine
+        return await self.service.refs.claim(view.game_id, key, mine, replacing=stored) == mine
 
     async def _converge_hand(self, shown: HandView) -> None:
         """After a hand's update: if a newer one was committed meanwhile, show it (another

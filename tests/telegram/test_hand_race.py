@@ -1,0 +1,137 @@
+"""A turn's hand is sent new once, whichever of several processes over one database publish it.
+
+Webhook workers share the database and nothing else: each keeps its own message ids and its own
+send queues. When a person's turn begins, the hand moves to the bottom of the private chat as a
+new message; two workers that both publish that turn (the committing one, and a re-delivery of
+its outbox entry) must not send it twice, and a worker whose remembered hand message was
+replaced by another worker meanwhile must replace the stored one, not leave it shown beside its
+own."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiogram import Bot
+from aiogram.client.telegram import TelegramAPIServer
+
+from bot.service import Outcome, UnoService, User
+from bot.storage import Storage
+from bot.telegram.common import chat_key
+from bot.telegram.sender import Sender
+from bot.telegram.session import BotSession
+from bot.telegram.ui import TelegramUI
+from tests.telegram.conftest import renderer
+from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
+from tests.telegram.test_lobby_race import Worker as LobbyWorker
+
+HAND_SENDS = ("sendMessage", "sendPhoto")
+
+
+class Worker(LobbyWorker):
+    """A process of `test_lobby_race`, with the bot's own session (it sends the prepared
+    keyboards of photo edits, as the bot does)."""
+
+    def __init__(self, api: FakeBotAPI, service: UnoService) -> None:
+        session = BotSession(api=TelegramAPIServer.from_base(api.base_url))
+        self.sender = Sender(Bot(api.token, session=session), group_limit=None)
+        self.ui = TelegramUI(service, renderer(), self.sender, api.bot.username or "")
+        self.ui.converge = True  # as with other processes over one database
+
+
+async def _turn_for(service: UnoService, chat: str, users: dict[str, FakeUser]) -> Outcome:
+    """The next move of whoever is to act, as an outcome that begins another person's turn."""
+    for _ in range(50):
+        table = (await service.table(chat)).table
+        assert table is not None and table.current is not None
+        user = users[table.current]
+        me = User(str(user.id), user.first_name)
+        hand = (await service.hand(me, chat_key=chat)).hands[me.id]
+        action = hand.action_for(hand.choices[0].key)[0]
+        out = await service.act(me, action, chat_key=chat, version=hand.version)
+        assert out.ok, out.error
+        if out.turn_began is not None and out.turn_began in out.hands:
+            return out
+    raise AssertionError("no turn began")
+
+
+def _hand_sends(api: FakeBotAPI, user: FakeUser, since: int) -> list[int]:
+    return [
+        c.result["message_id"]
+        for c in api.calls(chat_id=user.id)[since:]
+        if c.method in HAND_SENDS and c.ok
+    ]
+
+
+Setup = tuple[UnoService, str, dict[str, FakeUser], Worker, Worker]
+
+
+@pytest.fixture
+async def two_workers(api: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Setup]:
+    """Two processes over one database; the first opened and dealt a game of two people."""
+    storage = await Storage.open(tmp_path / "uno.sqlite3")
+    service = UnoService(storage, seed=lambda: 1)
+    group = api.new_group("Вечер карт")
+    a, b = (api.new_user(name) for name in ("Алиса", "Борис"))
+    for user in (a, b):
+        api.user_starts_bot(user)
+    chat = chat_key(group.id)
+    first, second = Worker(api, service), Worker(api, service)
+    try:
+        await first.publish(await service.new_game(chat, User(str(a.id), a.first_name)))
+        await first.publish(await service.join(chat, User(str(b.id), b.first_name)))
+        await first.publish(await service.start_game(chat, User(str(a.id), a.first_name)))
+        await first.settle()
+        yield service, chat, {str(a.id): a, str(b.id): b}, first, second
+    finally:
+        for worker in (first, second):
+            await worker.close()
+        await storage.close()
+
+
+async def test_a_turn_published_by_two_processes_sends_its_hand_new_once(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began]
+    since = len(api.calls(chat_id=player.id))
+    # The committing process and another one (a re-delivery of the same entry) publish it.
+    await first.publish(out)
+    await second.publish(out)
+    for worker in (first, second):
+        await worker.settle()
+    sent = _hand_sends(api, player, since)
+    assert len(sent) == 1, f"the turn's hand sent new {len(sent)} times: {sent}"
+    live = [m for m in api.messages(player.id) if m.from_bot and m.buttons]
+    assert [m.message_id for m in live] == sent
+
+
+async def test_a_turn_replaces_the_hand_another_process_sent_since(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    service, chat, users, first, second = two_workers
+    # The second process shows everyone's hand once (it remembers those message ids).
+    for user in users.values():
+        me = User(str(user.id), user.first_name)
+        view = (await service.hand(me, chat_key=chat)).hands[me.id]
+        await second.ui.show_hand(view, {})
+    await second.settle()
+    # Turns go on, published by the first process: each sends the hand new, the old deleted.
+    for _ in range(2):
+        await first.publish(await _turn_for(service, chat, users))
+        await first.settle()
+    # A turn published by the second process, which remembers hand messages deleted since.
+    out = await _turn_for(service, chat, users)
+    assert out.table is not None
+    await second.publish(out)
+    for worker in (first, second):
+        await worker.settle()
+    for user in users.values():
+        live = [m for m in api.messages(user.id) if m.from_bot]
+        stored = await service.refs.get(out.table.game_id, f"tg:hand:{user.id}")
+        assert [m.message_id for m in live] == [int(stored or 0)], (
+            f"{user.first_name}: hand messages shown {[m.message_id for m in live]}, "
+            f"stored {stored}"
+        )
