@@ -68,7 +68,7 @@ from bot.storage import Storage  # noqa: E402
 from bot.telegram.app import GROUP_LIMIT, TelegramApp, create_bot  # noqa: E402
 from bot.telegram.pictures import PICTURE_FROM  # noqa: E402
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage  # noqa: E402
-from tests.telegram.players import policy  # noqa: E402
+from tests.telegram.players import hand_acts, policy  # noqa: E402
 
 TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
 GOAL_MOVES = 300.0
@@ -115,16 +115,6 @@ class Stats:
     calls: Counter[str] = field(default_factory=Counter)
     waiting: int = 0  # waiting hands checked
     stale: int = 0  # of them, showing another player's turn or another top card
-
-
-def hand_acts(msg: StoredMessage) -> dict[str, str]:
-    acts = {}
-    for button in msg.buttons:
-        data = str(button.get("callback_data", ""))
-        parts = data.split(":", 3)
-        if len(parts) == 4 and parts[0] == "h":
-            acts[parts[3]] = data
-    return acts
 
 
 class Lines:

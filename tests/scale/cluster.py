@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeChat, FakeUser, StoredMessage
-from tests.telegram.players import policy
+from tests.telegram.players import hand_acts, policy
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "scale-test-secret"
@@ -174,16 +174,6 @@ class Press:
     def is_move(self) -> bool:
         """A press that changes the game (opening a wild's colors does not)."""
         return not self.act.startswith("pick ")
-
-
-def hand_acts(msg: StoredMessage) -> dict[str, str]:
-    acts = {}
-    for button in msg.buttons:
-        data = str(button.get("callback_data", ""))
-        parts = data.split(":", 3)
-        if len(parts) == 4 and parts[0] == "h":
-            acts[parts[3]] = data
-    return acts
 
 
 class Table:

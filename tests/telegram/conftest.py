@@ -18,7 +18,6 @@ from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject
 from pydantic import SecretStr
 
-from bot.buttons import HandKey, parse
 from bot.config import Settings
 from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.i18n import LANGS, I18n
@@ -39,7 +38,7 @@ from tests.telegram.fake_bot_api import (
     FakeUser,
     StoredMessage,
 )
-from tests.telegram.players import policy
+from tests.telegram.players import hand_acts, policy
 
 NAMES = {
     "ru": ["Алиса", "Борис", "Дина", "Глеб"],
@@ -295,9 +294,7 @@ class Harness:
 
     async def acts(self, user: FakeUser) -> dict[str, str]:
         """The hand's buttons: action -> callback data."""
-        msg = await self.hand(user)
-        keys = {b["callback_data"]: parse(b["callback_data"]) for b in msg.buttons}
-        return {k.act: data for data, k in keys.items() if isinstance(k, HandKey)}
+        return hand_acts(await self.hand(user))
 
     async def act(self, user: FakeUser, act: str) -> CallbackAnswer:
         """Press the hand's button for `act` (it must be on the current keyboard)."""
@@ -477,6 +474,20 @@ async def can_act(h: Harness, user: FakeUser) -> dict[str, str] | None:
     return acts if any(a.split()[0] in TURN_ACTS for a in acts) else None
 
 
+async def press_turn(h: Harness, users: list[FakeUser]) -> FakeUser | None:
+    """The first of `users` who can act presses the button `policy` picks, and is not refused;
+    who pressed, None when none of them can act."""
+    for user in users:
+        acts = await can_act(h, user)
+        if acts:
+            act = policy(acts)
+            assert act is not None
+            answer = await h.act(user, act)
+            assert answer.text is None, (user.first_name, act, answer.text)
+            return user
+    return None
+
+
 async def play_until(
     h: Harness, done: Callable[[Game], bool], users: list[FakeUser], max_moves: int = 600
 ) -> int:
@@ -484,14 +495,6 @@ async def play_until(
     for moves in range(max_moves):
         if done(await h.game()):
             return moves
-        for user in users:
-            acts = await can_act(h, user)
-            if acts:
-                act = policy(acts)
-                assert act is not None
-                answer = await h.act(user, act)
-                assert answer.text is None, (user.first_name, act, answer.text)
-                break
-        else:
+        if await press_turn(h, users) is None:
             raise AssertionError(f"nobody can act: {await h.game()}")
     raise AssertionError("not done")

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bot.buttons import HandKey, parse
+
+if TYPE_CHECKING:
+    from tests.telegram.fake_bot_api import StoredMessage
 
 # In order of preference: call UNO, play a colored card, open a card's second step (a wild's
 # colors), play a second step's choice, choose the first card's color, take a penalty, draw, pass.
@@ -25,3 +31,14 @@ def policy(acts: dict[str, str]) -> str | None:
             if rule(act):
                 return act
     return None
+
+
+def hand_acts(msg: StoredMessage) -> dict[str, str]:
+    """A hand message's buttons: action -> callback data (the same decoding as the bot's)."""
+    acts = {}
+    for button in msg.buttons:
+        data = str(button.get("callback_data", ""))
+        key = parse(data)
+        if isinstance(key, HandKey):
+            acts[key.act] = data
+    return acts

@@ -15,7 +15,7 @@ from bot.telegram.common import chat_key
 from bot.telegram.stickers import pictures
 from core.game import Game
 from core.rules import Rules
-from tests.telegram.conftest import Harness, can_act, privacy_violations
+from tests.telegram.conftest import Harness, press_turn, privacy_violations
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser, StoredMessage
 from tests.telegram.players import policy
 
@@ -133,15 +133,7 @@ async def play_inline_move(h: Harness, users: list[FakeUser]) -> bool:
 
 
 async def play_private_move(h: Harness, users: list[FakeUser]) -> bool:
-    for user in users:
-        acts = await can_act(h, user)
-        if acts:
-            act = policy(acts)
-            assert act is not None
-            answer = await h.act(user, act)
-            assert answer.text is None, (user.first_name, act, answer.text)
-            return True
-    return False
+    return await press_turn(h, users) is not None
 
 
 def group_buttons(h: Harness, msg: StoredMessage) -> list[str]:

@@ -18,7 +18,7 @@ from bot.telegram.pictures import CAPTION_LIMIT, PICTURE_FROM, utf16_length
 from core.cards import Card, standard_deck
 from core.game import Game
 from core.rules import Rules
-from tests.telegram.conftest import Harness, can_act, policy
+from tests.telegram.conftest import Harness, can_act, policy, press_turn
 from tests.telegram.fake_bot_api import ApiCall, FakeUser, StoredMessage
 
 PHOTO_CALLS = ("sendPhoto", "editMessageMedia")
@@ -47,15 +47,7 @@ async def _play_to_the_end(h: Harness, max_moves: int = 800) -> int:
     for moves in range(max_moves):
         if await h.storage.active_game(chat_key(h.group.id)) is None:
             return moves
-        for user in h.users:
-            acts = await can_act(h, user)
-            if acts:
-                act = policy(acts)
-                assert act is not None
-                answer = await h.act(user, act)
-                assert answer.text is None, (user.first_name, act, answer.text)
-                break
-        else:
+        if await press_turn(h, h.users) is None:
             raise AssertionError("nobody can act")
     raise AssertionError("the match did not end")
 

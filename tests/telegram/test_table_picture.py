@@ -19,7 +19,7 @@ from bot.telegram.common import chat_key
 from bot.telegram.pictures import fits_caption
 from bot.views import TableView
 from core.cards import Card, Color
-from tests.telegram.conftest import Harness, can_act, policy
+from tests.telegram.conftest import Harness, press_turn
 from tests.telegram.fake_bot_api import ApiCall, Upload
 from tests.telegram.test_play import group_calls, position
 
@@ -60,16 +60,10 @@ async def one_move(h: Harness) -> bool:
     assert h.storage is not None
     if await h.storage.active_game(chat_key(h.group.id)) is None:
         return False
-    for user in h.users:
-        acts = await can_act(h, user)
-        if acts:
-            act = policy(acts)
-            assert act is not None
-            answer = await h.act(user, act)
-            assert answer.text is None, (user.first_name, act, answer.text)
-            await h.settle()
-            return True
-    raise AssertionError("nobody can act")
+    if await press_turn(h, h.users) is None:
+        raise AssertionError("nobody can act")
+    await h.settle()
+    return True
 
 
 async def short_target(h: Harness) -> None:

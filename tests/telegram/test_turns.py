@@ -12,7 +12,7 @@ from bot.service import User
 from bot.telegram.sender import RateLimit
 from core.cards import Card
 from core.game import Game
-from tests.telegram.conftest import Harness, can_act, policy
+from tests.telegram.conftest import Harness, press_turn
 from tests.telegram.fake_bot_api import ApiCall, FakeUser
 from tests.telegram.test_play import position
 
@@ -43,16 +43,11 @@ def sends_to(calls: list[ApiCall], chat_id: int) -> list[ApiCall]:
 
 async def move(h: Harness) -> FakeUser:
     """The player who can act presses what the simple policy would; returns them."""
-    for user in h.users:
-        acts = await can_act(h, user)
-        if acts:
-            act = policy(acts)
-            assert act is not None
-            answer = await h.act(user, act)
-            assert answer.text is None, (user.first_name, act, answer.text)
-            await h.settle()
-            return user
-    raise AssertionError(f"nobody can act: {await h.game()}")
+    user = await press_turn(h, h.users)
+    if user is None:
+        raise AssertionError(f"nobody can act: {await h.game()}")
+    await h.settle()
+    return user
 
 
 def hand_messages(h: Harness, user: FakeUser) -> list[int]:
