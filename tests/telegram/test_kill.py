@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tests.telegram.conftest import sent_text
 from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeUser
-from tests.telegram.players import policy
+from tests.telegram.players import hand_acts, policy
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN_ACTS = ("play", "pick", "draw", "pass", "accept", "challenge", "choose")
@@ -60,11 +60,7 @@ def turn_acts(api: FakeBotAPI, user: FakeUser) -> dict[str, str] | None:
     """The buttons of the user's newest bot message if it is their turn."""
     for msg in reversed(api.messages(user.id)):
         if msg.from_bot:
-            acts = {}
-            for button in msg.buttons:
-                parts = str(button.get("callback_data", "")).split(":", 3)
-                if len(parts) == 4 and parts[0] == "h":
-                    acts[parts[3]] = str(button["callback_data"])
+            acts = hand_acts(msg)
             if any(a.split()[0] in TURN_ACTS for a in acts):
                 return acts
             return None
@@ -88,6 +84,8 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
         # player's hand is then held, and the process killed while it waits.
         for _ in range(10):
             await api.idle(quiet=0, timeout=BOUND)
+            # Whoever is to act may still be waiting for the hand that shows it (under load).
+            await api.wait_until(lambda: any(turn_acts(api, u) for u in users), BOUND)
             mover = next(u for u in users if turn_acts(api, u))
             acts = turn_acts(api, mover)
             assert acts is not None
