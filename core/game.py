@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core import actions as A
-from core import effects, penalty, phases, rounds, tells, uno
+from core import effects, penalty, phases, rounds, uno
 from core.actions import Action, ActionType
 from core.cards import COLORS, Card, Color
 from core.errors import IllegalAction
@@ -58,7 +58,6 @@ class Game:
         "discard",
         "draw_pile",
         "drawn",
-        "drew_on",
         "first_flip",
         "first_turn_player",
         "handler",
@@ -117,7 +116,6 @@ class Game:
     move_no: int
     blocked_turns: int  # turns in a row with nothing to draw and nothing to play
     timeouts: dict[str, int]  # timeouts in a row, per player; any own move resets it
-    drew_on: tells.Facts  # what each player was seen to draw on by choice (`core.tells`)
 
     # ------------------------------------------------------------------ construction
 
@@ -219,7 +217,6 @@ class Game:
         game.left = []
         game.move_no = 0
         game.timeouts = {}
-        game.drew_on = {}
         return game  # the round's state comes from `rounds.start` or `from_position`
 
     def clear_turn(self) -> None:
@@ -380,7 +377,6 @@ class Game:
                 self.handler.moves[t](self, player, action, events)
         if self.precall is not None or self.safe or self.catchable is not None:
             uno.settle(self)
-        tells.note(self, player, action, events)
         self.handler = handler_of(self)
         return events
 
@@ -404,7 +400,6 @@ class Game:
         self.left.append(player)
         del self.scores_[player]
         self.timeouts.pop(player, None)
-        self.drew_on.pop(player, None)
         n = len(self.players)
         events.append(PlayerLeft(player, len(cards)))
         uno.forget(self, player)
@@ -515,7 +510,6 @@ class Game:
             "move_no": self.move_no,
             "blocked_turns": self.blocked_turns,
             "timeouts": dict(self.timeouts),
-            "drew_on": tells.to_dict(self.drew_on),
         }
 
     @staticmethod
@@ -564,7 +558,6 @@ class Game:
         g.move_no = data["move_no"]
         g.blocked_turns = data.get("blocked_turns", 0)
         g.timeouts = dict(data.get("timeouts", {}))
-        g.drew_on = tells.from_dict(data.get("drew_on", {}))
         g.handler = handler_of(g)
         return g
 

@@ -42,7 +42,6 @@ from dataclasses import dataclass
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.ai import inference
 from core.cards import COLORS, WILD_FOUR, Card, Color, Kind, standard_deck
 from core.game import Game
 
@@ -89,8 +88,6 @@ class Style:
     safe_jump: bool = False
     pair_bonus: float = 0.0
     jump_risk: float = 0.0
-    # Read the next player's draws by choice as gaps in their hand (`core.ai.inference`).
-    infer: bool = False
 
 
 EASY = Style()
@@ -160,7 +157,6 @@ class _View:
         "game",
         "hand",
         "n",
-        "next_layers",
         "next_size",
         "opponent_cards",
         "opponent_min",
@@ -181,9 +177,7 @@ class _View:
         players = game.players
         self.n = len(players)
         idx = players.index(player)
-        next_player = players[(idx + game.direction) % self.n]
-        self.next_size = self.sizes[next_player]
-        self.next_layers = inference.layers(game, next_player) if style.infer else []
+        self.next_size = self.sizes[players[(idx + game.direction) % self.n]]
         self.prev_size = self.sizes[players[(idx - game.direction) % self.n]]
         self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
         self.opponent_cards = sum(self.sizes.values()) - len(self.hand)
@@ -198,9 +192,6 @@ class _View:
     def stuck(self, card: Card, color: Color) -> float:
         """The chance that the next player holds nothing playable on `card` in `color`, were
         their cards a random draw from the unseen ones (hypergeometric)."""
-        if self.next_layers:
-            wanted = card.playable_on[color]
-            return inference.chance_none(self.unseen, wanted, self.next_size, self.next_layers)
         m = 0
         for c, count in self.unseen.items():
             if count > 0 and (c.is_wild or c.color is color or c.face == card.face):

@@ -55,8 +55,6 @@ ENDGAME = 3
 # a player holding the old color (`easy.guilt_probability`): the measured effects of these are
 # within the noise of 1,000 paired rounds (README).
 STYLE = easy.Style(block=5.0, keep_wild_hand=3, bluff_odds=0.25, safe_jump=True, pair_bonus=3.0)
-# Deal worlds where the opponents' draws by choice say their hands have gaps (`core.ai.inference`).
-INFER = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +155,7 @@ def _search(
     unseen = unseen_cards(game, me)
     if unseen is None:
         return prior
-    worlds = Worlds(game, me, unseen, INFER)
+    worlds = Worlds(game, me, unseen)
     wins = [0.0] * len(candidates)
     steps = 0
     dealt = 0

@@ -21,7 +21,6 @@ import dataclasses
 import random
 from collections import Counter
 
-from core.ai import inference
 from core.cards import Card, Color, standard_deck
 from core.game import Game
 
@@ -41,7 +40,6 @@ def clone(game: Game) -> Game:
     copy.scores_ = dict(game.scores_)
     copy.timeouts = dict(game.timeouts)
     copy.left = list(game.left)
-    copy.drew_on = {p: draws.copy() for p, draws in game.drew_on.items()}
     if game.pending is not None:
         copy.pending = dataclasses.replace(game.pending)
     copy._cache_player = None  # the legal-action cache is the original's
@@ -66,20 +64,13 @@ def unseen_cards(game: Game, me: str) -> list[Card] | None:
 
 
 class Worlds:
-    """Deals worlds for one decision of `me` (the position is copied once, here). With `infer`,
-    a hand with known gaps (`core.ai.inference.layers`) gets cards that fit them."""
+    """Deals worlds for one decision of `me` (the position is copied once, here)."""
 
-    def __init__(self, game: Game, me: str, unseen: list[Card], infer: bool = False) -> None:
+    def __init__(self, game: Game, me: str, unseen: list[Card]) -> None:
         self.base = clone(game)
         self.me = me
         self.unseen = unseen
-        others = [
-            (p, n, inference.layers(game, p) if infer else [])
-            for p, n in game.hand_sizes().items()
-            if p != me
-        ]
-        # The hands with gaps are dealt first, while the cards that fit them are all there.
-        self.others = sorted(others, key=lambda other: not other[2])
+        self.others = [(p, n) for p, n in game.hand_sizes().items() if p != me]
         pending = game.pending
         self.offender: str | None = None
         self.prev_color: Color | None = None
@@ -94,34 +85,13 @@ class Worlds:
         rng.shuffle(cards)
         world = clone(self.base)
         hands = world.hands
-        for player, size, gaps in self.others:
-            hand: list[Card] = []
-            for count, missing in gaps:
-                hand += _take_fitting(cards, count, missing)
-            at = size - len(hand)
-            hand += cards[:at]
-            del cards[:at]
+        at = 0
+        for player, size in self.others:
+            hand = cards[at : at + size]
+            at += size
             hands[player] = hand
             if player == self.offender and world.pending is not None:
                 world.pending.legal = not any(c.color is self.prev_color for c in hand)
-        world.draw_pile = cards
+        world.draw_pile = cards[at:]
         world.seed = rng.randrange(1 << 30)
         return world
-
-
-def _take_fitting(cards: list[Card], count: int, missing: frozenset[Card]) -> list[Card]:
-    """The first `count` of `cards` that are none of `missing`, taken out of `cards` (cards that
-    do not fit make up the count when too few fit: the belief was wrong)."""
-    taken: list[Card] = []
-    rest: list[Card] = []
-    for card in cards:
-        if len(taken) < count and card not in missing:
-            taken.append(card)
-        else:
-            rest.append(card)
-    short = count - len(taken)
-    if short > 0:
-        taken += rest[:short]
-        del rest[:short]
-    cards[:] = rest
-    return taken

@@ -4,7 +4,6 @@ determinism, privacy, and the worlds the strong player searches."""
 from __future__ import annotations
 
 import dataclasses
-import math
 import random
 from collections import Counter
 
@@ -12,7 +11,7 @@ import pytest
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.ai import Level, choose_action, easy, inference, random_action, strong
+from core.ai import Level, choose_action, easy, random_action, strong
 from core.ai.arena import Policy, play_round
 from core.ai.baselines import greedy_player, random_player
 from core.ai.worlds import Worlds, clone, unseen_cards
@@ -361,41 +360,3 @@ def test_unseen_cards_refuse_a_deck_they_do_not_know() -> None:
     assert unseen_cards(game, "me") is None
     action = strong.choose_action(game, "me", random.Random(0))
     assert action in (A.UNO, *game.legal_actions("me"))
-
-
-def test_worlds_deal_hands_that_fit_what_their_draws_said() -> None:
-    """x drew on a red 3: with inference, every world deals x at least as many cards that do not
-    play on it as the facts say x kept (all of them, here); without, some world does not."""
-    game = _with_full_deck(
-        {"x": "y1 y2 b4 g5 g6", "me": "b1 b2", "z": "y7 y8 y9 b9"}, discard="r3", current="x"
-    )
-    game.apply("x", A.DRAW)
-    if game.has_drawn:
-        game.apply("x", A.PASS)
-    gaps = inference.layers(game, "x")
-    assert sum(count for count, _ in gaps) >= 5
-    unseen = unseen_cards(game, "me")
-    assert unseen is not None
-    rng = random.Random(3)
-
-    def fits(world: Game) -> bool:
-        hand = world.hand("x")
-        return all(sum(c not in missing for c in hand) >= count for count, missing in gaps)
-
-    inferred = Worlds(game, "me", unseen, infer=True)
-    assert all(fits(inferred.deal(rng)) for _ in range(40))
-    uniform = Worlds(game, "me", unseen)
-    assert not all(fits(uniform.deal(rng)) for _ in range(40))
-
-
-def test_the_chance_of_holding_none_reads_the_gaps() -> None:
-    """A hand known to miss every wanted card holds none of them for sure; without gaps the
-    chance is the plain hypergeometric one."""
-    unseen = Counter(Card.parse_many("r1 r2 r3 y1 y2 b5 b6 g7 wild"))
-    wanted = frozenset(Card.parse_many("r1 r2 r3 wild"))
-    assert inference.chance_none(unseen, wanted, 3, [(3, wanted)]) == 1.0
-    plain = math.comb(9 - 4, 3) / math.comb(9, 3)
-    assert inference.chance_none(unseen, wanted, 3, []) == pytest.approx(plain)
-    # One of the three cards known to miss them: the other two are drawn from all nine.
-    partial = math.comb(9 - 4, 2) / math.comb(9, 2)
-    assert inference.chance_none(unseen, wanted, 3, [(1, wanted)]) == pytest.approx(partial)

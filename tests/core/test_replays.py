@@ -2,9 +2,7 @@
 
 `fixtures/replays.json` was recorded from the engine as of commit 479cc3f (the clean rewrite,
 before its representation was tuned for speed) by running this module:
-`python -m tests.core.test_replays --record`, and recorded again when `to_dict()` gained the
-key `drew_on` (`core.tells`): with that key left out, the new recording gave the old digests,
-step counts and final states exactly. Each match is driven by a seeded random choice
+`python -m tests.core.test_replays --record`. Each match is driven by a seeded random choice
 among all players' legal actions (on and off turn, as in `test_properties`), with now and then a
 refused action, a timeout or a player leaving. Everything observable goes into a running
 SHA-256 digest, step by step: the legal actions of every player and of a stranger, the move,
