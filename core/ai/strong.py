@@ -56,8 +56,10 @@ ENDGAME = 3
 # a player holding the old color (`easy.guilt_probability`): the measured effects of these are
 # within the noise of 1,000 paired rounds (README). Where a Draw Two can be passed on (house),
 # it keeps its last Draw Two as a defence while the next player is not close (`keep_defence`):
-# +1.2 / +0.7 points against random / greedy on 20,000 paired rounds of the rules of thumb
-# alone, +1.3 / +1.2 with the search on seeds 0 to 999 (README); 3 to 6 measured alike.
+# +1.2 / +0.7 points (± 0.4) against random / greedy on 20,000 paired rounds of the rules of
+# thumb alone; with the search +1.3 / +1.2 on seeds 0 to 999 but +0.2 / -0.1 on 1,000 to 2,999
+# (+0.6 / +0.3 ± 1.1 on the 3,000), so the search keeps only part of it (README). 3 to 6
+# measured alike.
 STYLE = easy.Style(
     block=5.0,
     keep_wild_hand=3,
