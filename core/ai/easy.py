@@ -88,6 +88,10 @@ class Style:
     safe_jump: bool = False
     pair_bonus: float = 0.0
     jump_risk: float = 0.0
+    # Where a Draw Two can be passed on (`Rules.pass_draw_two`), the last one in hand is the
+    # only answer to a Draw Two (and, of the right color, to a Wild Draw Four under
+    # `defend_wild_four`): playing it while the next player is not close costs this much.
+    keep_defence: float = 0.0
 
 
 EASY = Style()
@@ -360,6 +364,8 @@ def _score_play(view: _View, card: Card) -> float:
         score += 2 * OPPONENT_CARD + TURN_VALUE * 0.5
         if next_danger:
             score += 10.0
+        elif view.game.rules.pass_draw_two and not any(c.kind is Kind.DRAW_TWO for c in rest):
+            score -= style.keep_defence
     elif kind is Kind.SKIP or (kind is Kind.REVERSE and view.n == 2):
         score += TURN_VALUE * 0.5
         if next_danger:

@@ -187,6 +187,41 @@ def test_strong_does_not_jump_in_down_to_one_card() -> None:
     assert choose_action(game, "me", None, Level.STRONG) is A.UNO
 
 
+@pytest.mark.parametrize(
+    ("preset", "next_hand", "played"),
+    [
+        ("house", "b1 b2 b3 b4 b5", "r5"),  # the next player is far from out: keep the Draw Two
+        ("house", "b1 b2", "r+2"),  # the next player may go out soon: hit them
+        ("classic", "b1 b2 b3 b4 b5", "r+2"),  # a Draw Two cannot be passed on: no defence to keep
+    ],
+)
+def test_strong_keeps_its_last_draw_two_as_a_defence(
+    preset: str, next_hand: str, played: str
+) -> None:
+    """Where a Draw Two can be passed on, the strong rules of thumb hold their last one back
+    while the next player is not close to going out; the easy player attacks with it."""
+    game = Game.from_position(
+        ["me", "b", "c"],
+        {"me": "r+2 r5 g1 g2", "b": next_hand, "c": "y1 y2 y3 y4 y5"},
+        discard="r3",
+        draw="b6 b7 b8 b9",
+        rules=Rules.preset(preset),
+        current="me",
+    )
+    assert easy.choose_action(game, "me", None) == A.PLAY[Card.parse("r+2")]
+    assert easy.choose_action(game, "me", None, strong.STYLE) == A.PLAY[Card.parse(played)]
+    kept = Game.from_position(
+        ["me", "b", "c"],
+        {"me": "r+2 r+2 r5 g1", "b": next_hand, "c": "y1 y2 y3 y4 y5"},
+        discard="r3",
+        draw="b6 b7 b8 b9",
+        rules=Rules.preset(preset),
+        current="me",
+    )
+    # With a second Draw Two in hand, one of them may go: the defence stays.
+    assert easy.choose_action(kept, "me", None, strong.STYLE) == A.PLAY[Card.parse("r+2")]
+
+
 # ---------------------------------------------------------------------------------- bounded
 
 
