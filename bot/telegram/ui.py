@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from aiogram.exceptions import TelegramAPIError
+
 from bot import notes, steps
 from bot.delivery import Delivery, Send
 from bot.mentions import fill, marker
@@ -102,6 +104,7 @@ class _Game:
     started: bool = False  # this process showed the game dealt: its lobby keeps no buttons
     lobby_retired: bool = False  # the lobby's buttons were taken away
     version: int = -1  # the newest version of the game this process showed
+    title_asked: bool = False  # Telegram was asked for the chat's title (see `_learn_title`)
 
 
 class TelegramUI:
@@ -212,6 +215,21 @@ class TelegramUI:
             if game.refs.get(TITLE) != title:
                 await self._put_ref(game_id, TITLE, title)
 
+    async def _learn_title(self, chat_id: int, game_id: int) -> None:
+        """The group's title, for the first line of the game's hands, when no handler stored
+        it: the process that opened the game died before it could, and the lobby came from
+        the outbox. Telegram is asked once per game and process."""
+        game = await self._game(game_id)
+        if TITLE in game.refs or game.title_asked:
+            return
+        game.title_asked = True
+        try:
+            chat = await self.sender.bot.get_chat(chat_id)
+        except TelegramAPIError as exc:  # the hands go without it
+            log.warning("the title of chat %s is not known: %s", chat_id, exc)
+            return
+        await self.remember_title(game_id, chat.title)
+
     def chat_key_of(self, game_id: int) -> str | None:
         """The service's chat key of a game this adapter has shown (None: not known yet)."""
         game = self._games.get(game_id)
@@ -277,6 +295,8 @@ class TelegramUI:
             shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
             sends.append((None, shown))
         private = self.modes.private_hands(await self.modes.of(out.chat_key))
+        if private and out.hands:
+            await self._learn_title(chat_id, next(iter(out.hands.values())).game_id)
         for player, view in out.hands.items() if private else ():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             began = out.turn_began == player
