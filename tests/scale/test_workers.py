@@ -23,13 +23,10 @@ stored, whose outbox entry another worker then delivers again (`check_one_table`
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 from collections import Counter
 from functools import partial
 from pathlib import Path
-
-import pytest
 
 from bench.crash import replay_problem
 from bot.i18n import get_i18n
@@ -63,14 +60,6 @@ WORKER_SETTINGS = {
 }
 
 
-@pytest.mark.skipif(
-    not os.environ.get("UNO_SCALE_TEST"),
-    reason="flaky under load: after the per-turn claim of a hand's new message (9 runs on two "
-    "loaded cores: 7 passed), 2 runs still failed with one turn's hand sent new twice 4-20 ms "
-    "apart, by two live workers: the later one's update of the hand "
-    "gave up the id another worker had just sent and stored, and sent the hand again, not "
-    "fresh (the Telegram sender's dropped-id path; not fixed yet); run it with UNO_SCALE_TEST=1",
-)
 async def test_three_workers_one_killed_play_twenty_games(
     postgres_url: str, tmp_path: Path
 ) -> None:
