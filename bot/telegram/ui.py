@@ -182,11 +182,11 @@ class TelegramUI:
             await self.service.refs.put(game_id, key, value)
             return None
         stored = await self.service.refs.get(game_id, key)
-        while (now := await self.service.refs.claim(game_id, key, value, replacing=stored)) != (
-            value
-        ):
+        while True:  # (another process may store its own in between: then over that one)
+            now = await self.service.refs.claim(game_id, key, value, replacing=stored)
+            if now == value:
+                return None if stored is None else int(stored)
             stored = now
-        return None if stored is None else int(stored)
 
     def _slot(self, game_id: int, game: _Game, key: str, chat_id: int) -> Slot:
         slot = game.slots.get(key)
