@@ -16,10 +16,14 @@ from pathlib import Path
 import pytest
 from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import CallbackQuery
 
+from bot.buttons import HandKey, parse
 from bot.service import Outcome, UnoService, User
 from bot.storage import Storage
+from bot.telegram.callbacks import hand_data
 from bot.telegram.common import chat_key
+from bot.telegram.routers.play import hand_button
 from bot.telegram.sender import Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
@@ -212,3 +216,42 @@ async def test_two_turns_sent_new_at_once_by_two_processes_leave_one_hand(
     me = User(str(player.id), player.first_name)
     latest = (await service.hand(me, chat_key=chat)).hands[me.id]
     assert all(f":{latest.version}:" in str(b["callback_data"]) for b in live[0].buttons)
+
+
+async def test_a_stale_press_on_a_hand_just_sent_new_keeps_its_buttons(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """The first process sends a turn's hand new; the player presses it at once, before the
+    first process deleted the old message, with a version gone stale meanwhile, and the
+    second process takes the press. It knows only the old message: the pressed one is newer,
+    the hand another process has just sent, and keeps its buttons (taking them away, while the
+    second process's own update went to the old message, left the player nothing to press)."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    assert out.table is not None
+    # The second process shows the player's hand: it knows that message.
+    await second.ui.show_hand((await service.hand(me, chat_key=chat)).hands[me.id], {})
+    await second.settle()
+    # The first process publishes the turn: the new message goes out, the old one's deletion
+    # is held on its way.
+    held = api.hold(["deleteMessage"], [player.id])
+    await first.publish(out)
+    await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
+    new = api.last_message(player.id)
+    # A press on the new message with the version of the hand before this turn (stale).
+    data = hand_data(out.table.game_id, 0, "draw")
+    api.press(player, player.id, new.message_id, data, strict=False)
+    payload = api.last_update()["callback_query"]
+    callback = CallbackQuery.model_validate(payload).as_(second.sender.bot)
+    key = parse(data)
+    assert isinstance(key, HandKey)
+    await hand_button(callback, key, service, second.ui, "ru")
+    api.resume_holds()
+    for worker in (first, second):
+        await worker.settle()
+    stored = await service.refs.get(out.table.game_id, f"tg:hand:{player.id}")
+    live = [m for m in api.messages(player.id) if m.from_bot]
+    assert [m.message_id for m in live] == [new.message_id] and stored == str(new.message_id)
+    assert live[0].buttons, "the player's hand lost its buttons"
