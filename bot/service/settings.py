@@ -85,13 +85,16 @@ class SettingsCases:
                 new = change(settings)
             except ValueError:
                 return work.refuse("error-bad-setting")
-            if match is not None and match.status == "running" and new.timer != settings.timer:
-                await self._restart_turn_timer(work, match, new.timer)
+            # The game is stored before the settings, with its outbox entry: a process that
+            # dies before the chat was shown the change leaves it to a delivery loop, which
+            # shows the game with whatever settings were stored by then.
+            if match is not None and match.status == "running":
+                if new.timer != settings.timer:
+                    await self._restart_turn_timer(work, match, new.timer)
+                else:  # its table may show the change (the language, the colorblind marks)
+                    await work.restart_turn(match, match.deadline)
             if match is not None and match.status == "lobby":
-                # Someone is still here: the idle time restarts. Stored before the settings,
-                # with its outbox entry: a process that dies in between leaves the lobby to be
-                # shown again with whatever settings were stored by then.
-                await work.save_lobby(match)
+                await work.save_lobby(match)  # someone is still here: the idle time restarts
             await work.put_settings(new)
             out = Outcome(chat_key, work.lang, info=Notice("info-settings-saved"), settings=new)
             if match is not None:

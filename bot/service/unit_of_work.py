@@ -364,7 +364,8 @@ class Work:
         return await self._store(match, status, [], None)
 
     async def restart_turn(self, match: Match, deadline: float | None) -> Match:
-        """Store the match with a new deadline and no move (the turn timer changed)."""
+        """Store the match with `deadline` and no move: the turn timer changed, or another
+        setting the chat is to be shown (the commit writes the outbox entry)."""
         return await self._store(match, match.status, [], deadline)
 
     async def commit(self, match: Match, events: list[Event], log: list[LogEntry]) -> Outcome:

@@ -155,16 +155,19 @@ class Slot:
     """A bot message kept up to date by edits; sent on its first update.
 
     `on_new_id` persists the id of a message the queue had to send (first update, or the old
-    message was deleted); `version` is the newest state submitted, so an older state that arrives
-    late (two outcomes published from different tasks) never overwrites a newer one.
-    `stored_id` reads that persisted id again, right before the queue would send the message
-    new: another bot process may have sent it meanwhile (webhook workers), and then it is
-    edited, not sent twice.
+    message was deleted) and gives the id it replaced in the store, if it knows: one that this
+    slot did not replace was sent by another process meanwhile, and is deleted. `version` is
+    the newest state submitted, so an older state that arrives late (two outcomes published
+    from different tasks) never overwrites a newer one. `stored_id` reads that persisted id
+    again, right before the queue would send the message new: another bot process may have
+    sent it meanwhile (webhook workers), and then it is edited, not sent twice. A message id
+    `take_over` sets while a call is out (another process's, found in the store) is the one
+    the operation shows its content on: Telegram's answer was about the old one.
     """
 
     chat_id: int
     message_id: int | None = None
-    on_new_id: Callable[[int], Awaitable[None]] | None = None
+    on_new_id: Callable[[int], Awaitable[int | None]] | None = None
     stored_id: Callable[[], Awaitable[int | None]] | None = None
     dropped: set[int] = field(default_factory=set)  # ids given up (deleted, replaced): never again
     on_forbidden: OnForbidden | None = None
@@ -172,6 +175,15 @@ class Slot:
     shown: Content | None = None
     pending: _Op | None = None
     photo: bool | None = None  # the message is a photo (None: not known, as after a restart)
+
+    def take_over(self, message_id: int) -> None:
+        """Edit `message_id` from now on: the stored message, which another process may have
+        sent or edited since. What it shows is not known any more; nor, if it is another
+        message than this slot's, whether it is a photo (a hand sent new as text may replace
+        one this process knew as a photo): the first edit finds out."""
+        if message_id != self.message_id:
+            self.message_id, self.photo = message_id, None
+        self.shown = None
 
 
 @dataclass(eq=False)
@@ -192,6 +204,7 @@ class _Op:
     rendered: tuple[Render, Content] | None = None
     resend: bool = False  # the slot's message cannot show this: a new one, silently
     as_photo: bool | None = None  # the kind of message the last call tried to show
+    target: int | None = None  # the slot's message the last call edited (None: sent anew)
     land: Land | None = None  # a slot of the shared budget taken for the next call (see above)
 
     def content(self) -> Content:
@@ -307,11 +320,20 @@ class Outbox:
     def _superseded(self, op: _Op) -> bool:
         return op.slot is not None and op.slot.pending is not None and op.slot.pending is not op
 
+    @staticmethod
+    def _moved(op: _Op) -> bool:
+        """While the operation's last call was out, its slot took over another message (the
+        one stored by another process, `Slot.take_over`): whatever Telegram answered was about
+        the old message, and the new one is still to show the content."""
+        return op.slot is not None and op.target is not None and op.slot.message_id != op.target
+
     async def _run(self, op: _Op) -> None:
         network_failures = 0
         while True:
             try:
                 result = await self._attempt(op)
+                if self._moved(op):
+                    continue
             except TelegramRetryAfter as exc:
                 log.warning("chat %s flooded: retry after %s s", self.chat_id, exc.retry_after)
                 if self.bucket is not None:
@@ -333,6 +355,8 @@ class Outbox:
                 return
             except TelegramBadRequest as exc:
                 text = exc.message.lower()
+                if self._moved(op):
+                    continue  # (a message deleted by the process that sent the new one)
                 if "not modified" in text:
                     if op.slot is not None and op.render is not None:
                         op.slot.shown = op.content()
@@ -433,12 +457,13 @@ class Outbox:
                 )
             )
         content = op.content()
+        op.target = slot.message_id
         if slot.message_id is not None and content == slot.shown and not op.fresh:
             return True
         if slot.message_id is None and not op.fresh and slot.stored_id is not None:
             found = await slot.stored_id()
             if found is not None and found not in slot.dropped:  # another process sent it
-                slot.message_id, slot.shown = found, None
+                slot.take_over(found)
         body, markup = content
         new = slot.message_id is None or op.fresh
         as_photo = (
@@ -450,6 +475,7 @@ class Outbox:
         # A photo never becomes text: the text goes out as a new message, silently.
         resend = op.resend or (not new and bool(slot.photo) and not as_photo)
         await self._spend(op)
+        op.target = None if new or resend else slot.message_id
         if new or resend:
             old = slot.message_id
             message = await self._send_slot(body, markup, as_photo, silent=not new)
@@ -459,23 +485,27 @@ class Outbox:
             if old is not None:
                 self.push(_Op(self.chat_id, delete_of=old))
             if slot.on_new_id is not None:
-                await slot.on_new_id(message.message_id)
+                replaced = await slot.on_new_id(message.message_id)
+                if replaced is not None and replaced not in (old, message.message_id):
+                    # Another process sent this slot's message new since this one read the
+                    # stored id: one of the two goes, rather than both stay shown.
+                    slot.dropped.add(replaced)
+                    self.push(_Op(self.chat_id, delete_of=replaced))
             return message
         if isinstance(body, Photo) and as_photo:
             pictures = self.sender.pictures
             media = InputMediaPhoto(media=await pictures.media(body), caption=body.caption)
-            edit_media = EditMessageMedia(
-                chat_id=self.chat_id, message_id=slot.message_id, media=media
-            )
+            edit_media = EditMessageMedia(chat_id=self.chat_id, message_id=op.target, media=media)
             result = await bot(_with_keyboard(edit_media, markup))
             pictures.remember(body, result)
         else:
             text, entities = _plain(body.caption if isinstance(body, Photo) else body)
             edit = EditMessageText(
-                chat_id=self.chat_id, message_id=slot.message_id, text=text, entities=entities
+                chat_id=self.chat_id, message_id=op.target, text=text, entities=entities
             )
             await bot(_with_keyboard(edit, markup))
-        slot.shown, slot.photo = content, as_photo
+        if slot.message_id == op.target:  # (else `_run` shows it on the one taken over)
+            slot.shown, slot.photo = content, as_photo
         return True
 
     async def _send_slot(

@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from aiogram.exceptions import TelegramAPIError
+
 from bot import notes, steps
 from bot.delivery import Delivery, Send
 from bot.mentions import fill, marker
@@ -102,6 +104,7 @@ class _Game:
     started: bool = False  # this process showed the game dealt: its lobby keeps no buttons
     lobby_retired: bool = False  # the lobby's buttons were taken away
     version: int = -1  # the newest version of the game this process showed
+    title_asked: bool = False  # Telegram was asked for the chat's title (see `_learn_title`)
 
 
 class TelegramUI:
@@ -164,6 +167,27 @@ class TelegramUI:
             game.refs[key] = value
         await self.service.refs.put(game_id, key, value)
 
+    async def _sent(self, game_id: int, key: str, message_id: int) -> int | None:
+        """Store the id of a message this process sent new for `key`; the id it replaced in
+        the store. With other processes publishing too (`converge`), that may be another one
+        than this process replaced: one sent new by another process since this one read the
+        store (two turns of one player published by two processes at once). The ids are
+        swapped, not overwritten, so the sender learns of that message and deletes it, rather
+        than leave it shown (with its buttons) beside this one."""
+        value = str(message_id)
+        game = self._games.get(game_id)
+        if game is not None:
+            game.refs[key] = value
+        if not self.converge:
+            await self.service.refs.put(game_id, key, value)
+            return None
+        stored = await self.service.refs.get(game_id, key)
+        while True:  # (another process may store its own in between: then over that one)
+            now = await self.service.refs.claim(game_id, key, value, replacing=stored)
+            if now == value:
+                return None if stored is None else int(stored)
+            stored = now
+
     def _slot(self, game_id: int, game: _Game, key: str, chat_id: int) -> Slot:
         slot = game.slots.get(key)
         if slot is None:
@@ -171,7 +195,7 @@ class TelegramUI:
             slot = Slot(
                 chat_id,
                 int(stored) if stored else None,
-                on_new_id=lambda mid: self._put_ref(game_id, key, str(mid)),
+                on_new_id=lambda mid: self._sent(game_id, key, mid),
                 stored_id=lambda: self._stored_id(game_id, key),
             )
             game.slots[key] = slot
@@ -191,6 +215,21 @@ class TelegramUI:
             if game.refs.get(TITLE) != title:
                 await self._put_ref(game_id, TITLE, title)
 
+    async def _learn_title(self, chat_id: int, game_id: int) -> None:
+        """The group's title, for the first line of the game's hands, when no handler stored
+        it: the process that opened the game died before it could, and the lobby came from
+        the outbox. Telegram is asked once per game and process."""
+        game = await self._game(game_id)
+        if TITLE in game.refs or game.title_asked:
+            return
+        game.title_asked = True
+        try:
+            chat = await self.sender.bot.get_chat(chat_id)
+        except TelegramAPIError as exc:  # the hands go without it
+            log.warning("the title of chat %s is not known: %s", chat_id, exc)
+            return
+        await self.remember_title(game_id, chat.title)
+
     def chat_key_of(self, game_id: int) -> str | None:
         """The service's chat key of a game this adapter has shown (None: not known yet)."""
         game = self._games.get(game_id)
@@ -205,18 +244,20 @@ class TelegramUI:
         remembers of its messages is out of date. Their ids are read again from the refs (a
         table or hand another worker sent is edited, not sent twice), and what each message
         shows is forgotten (an edit is not skipped as unchanged; Telegram's "not modified"
-        answers one that is)."""
+        answers one that is). The same when this process has not shown a version of the game
+        yet (it read the refs for a hand alone, perhaps long ago)."""
         game = self._games.get(game_id)
-        if game is None:
-            return
-        if game.version >= 0 and version > game.version + 1:
+        if game is None:  # its refs are read now
+            game = await self._game(game_id)
+        elif game.version < 0 or version > game.version + 1:  # (< 0: read for a hand alone)
             refs = await self.service.refs.all(game_id)
             game.refs.update(refs)
             for key, slot in game.slots.items():
                 stored = game.refs.get(key)
                 if stored:
-                    slot.message_id = int(stored)
-                slot.shown = None
+                    slot.take_over(int(stored))
+                else:
+                    slot.shown = None
         game.version = max(game.version, version)
 
     # ------------------------------------------------------------------ publishing
@@ -254,6 +295,8 @@ class TelegramUI:
             shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
             sends.append((None, shown))
         private = self.modes.private_hands(await self.modes.of(out.chat_key))
+        if private and out.hands:
+            await self._learn_title(chat_id, next(iter(out.hands.values())).game_id)
         for player, view in out.hands.items() if private else ():
             drawn = notes.drawn(self.r, out, player, view.colorblind)
             began = out.turn_began == player
@@ -337,7 +380,7 @@ class TelegramUI:
                 # budget): a second one here would show it twice. That worker follows its
                 # send with the newest state (`_converge`).
                 return _done()
-            slot.message_id, slot.shown = found, None
+            slot.take_over(found)
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
         future = self.sender.update(slot, render, view.version, low=low, strict=strict)
@@ -427,7 +470,7 @@ class TelegramUI:
             found = None if slot.stored_id is None else await slot.stored_id()
             if found is None or found in slot.dropped:
                 return _done()  # the dealing worker sends it, then the newest state
-            slot.message_id, slot.shown = found, None
+            slot.take_over(found)
         if fresh:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:
@@ -446,7 +489,7 @@ class TelegramUI:
             # new since this one looked (an earlier turn), and that one must go, not stay.
             found = await slot.stored_id()
             if found is not None and found not in slot.dropped:
-                slot.message_id, slot.shown = found, None
+                slot.take_over(found)
         pictures = _switch(own, PICTURES)
         names = dict(names)
         lines = list(notes or ())

@@ -1,8 +1,8 @@
 """A lobby's life in the outbox (issue 15): its creation writes an entry like every other commit
 the chat sees, so a process that dies between `/new` and the lobby message leaves the lobby to a
 delivery loop, which shows it from the latest state and may send it new (`Entries.opened`).
-Every later commit of the lobby writes one entry too, and a settings change in the lobby stores
-the lobby (with its entry) before the settings."""
+Every later commit of the lobby writes one entry too, and a settings change in the lobby (or
+in a running game) stores the game (with its entry) before the settings."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bot.storage import Storage, StorageError
 from core.rules import Rules
 from tests.service.conftest import ALICE, BORIS, GLEB, FakeClock
 from tests.service.test_rematch import finished_match
-from tests.service.test_service import CHAT
+from tests.service.test_service import CHAT, started
 
 
 def ids(out: Outcome) -> list[int]:
@@ -131,3 +131,25 @@ async def test_a_lobby_settings_change_stores_the_lobby_first(
     clock.advance(LEASE)
     [again] = await service.outbox.claim("tg:")
     assert again.table is not None and again.table.rules == Rules.preset("house")
+
+
+async def test_a_settings_change_mid_game_writes_an_entry(
+    service: UnoService, clock: FakeClock
+) -> None:
+    """The table shows some settings (here the colorblind marks): a change mid-game is stored
+    with the game and its entry, so a process that dies before the table showed it leaves it to
+    a delivery loop (no move was made: the hands' buttons stay current)."""
+    service.outbox.deliver("tg:")
+    await started(service, ALICE, BORIS)
+    clock.advance(LEASE)
+    for shown in await service.outbox.claim("tg:"):  # the lobby and the deal went out
+        await service.outbox.finish(shown)
+    hand = (await service.hand(ALICE, chat_key=CHAT)).hands[ALICE.id]
+    changed = await service.change_setting(CHAT, ALICE, "colorblind", "on")
+    assert changed.ok and len(ids(changed)) == 1
+    assert changed.table is not None and changed.table.colorblind
+    clock.advance(LEASE)
+    [again] = await service.outbox.claim("tg:")
+    assert ids(again) == ids(changed) and again.table == changed.table
+    assert not again.events and not again.announcements
+    assert (await service.hand(ALICE, chat_key=CHAT)).hands[ALICE.id].version == hand.version

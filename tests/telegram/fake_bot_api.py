@@ -739,6 +739,11 @@ class FakeBotAPI:
         """Injected updates not yet confirmed by a later getUpdates offset."""
         return len(self._updates)
 
+    def last_update(self) -> Json:
+        """The newest injected update not yet fetched (for a test that hands it to a handler
+        itself, as one of several processes would get it)."""
+        return self._updates[-1].payload
+
     @property
     def waiting_polls(self) -> int:
         """getUpdates requests currently parked in a long poll (the bot is listening)."""

@@ -9,20 +9,25 @@ own."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
+from aiogram.types import CallbackQuery
 
+from bot.buttons import HandKey, parse
 from bot.service import Outcome, UnoService, User
 from bot.storage import Storage
+from bot.telegram.callbacks import hand_data
 from bot.telegram.common import chat_key
+from bot.telegram.routers.play import hand_button
 from bot.telegram.sender import Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
-from tests.telegram.conftest import renderer
+from tests.telegram.conftest import SETTLE_TIMEOUT, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
 from tests.telegram.test_lobby_race import Worker as LobbyWorker
 
@@ -135,3 +140,118 @@ async def test_a_turn_replaces_the_hand_another_process_sent_since(
             f"{user.first_name}: hand messages shown {[m.message_id for m in live]}, "
             f"stored {stored}"
         )
+
+
+async def test_an_edit_refused_while_the_hand_was_taken_over_gives_up_the_old_message(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """The second process edits a hand message the first one is replacing: the edit goes out
+    for the old message, the first sends the turn's hand new and deletes the old one, and the
+    second, catching up with the game, takes over the new message before the refusal of its
+    edit ("message to edit not found") comes back. That refusal is about the old message
+    only: the new one stays the hand, edited, and nothing is sent new a second time (the
+    second process gave up the new id and sent the hand again, twice in the chat)."""
+    service, chat, users, first, second = two_workers
+    # The second process publishes a move: the mover's hand is edited, and that edit is held
+    # on its way (the machine is busy), answered only once the others went on.
+    out = await _turn_for(service, chat, users)
+    assert out.table is not None
+    player = next(users[p] for p in out.hands if p != out.turn_began)
+    held = api.hold(["editMessageText", "editMessageMedia"], [player.id])
+    await second.publish(out)
+    await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
+    since = len(api.calls(chat_id=player.id))
+    # The first process publishes the next turn, the player's: their hand is sent new (not
+    # held) and stored, and the old message deleted.
+    out = await _turn_for(service, chat, users)
+    assert out.turn_began == str(player.id)
+    await first.publish(out)
+    await first.settle()
+    stored = await service.refs.get(out.table.game_id, f"tg:hand:{player.id}")
+    # The player moves; the second process publishes that, catching up: it takes over the
+    # stored message (its own edit of the old one is still out).
+    out = await _turn_for(service, chat, users)
+    await second.publish(out)
+    api.resume_holds()
+    for worker in (first, second):
+        await worker.settle()
+    sent = _hand_sends(api, player, since)
+    assert len(sent) == 1, f"the hand was sent new {len(sent)} times: {sent}"
+    live = [m.message_id for m in api.messages(player.id) if m.from_bot]
+    now = await service.refs.get(out.table.game_id, f"tg:hand:{player.id}")
+    assert live == [int(stored or 0)] and now == stored, (live, stored, now)
+
+
+async def test_two_turns_sent_new_at_once_by_two_processes_leave_one_hand(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """Two turns of one player, published at once by two processes: each sends the hand new
+    in place of the message it read as stored, the same one (neither had stored its own yet).
+    The one that stores its id second learns of the other's message and deletes it: one hand
+    stays shown, not two (the older one with buttons that only refuse)."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    # The first process sends the turn's hand new; Telegram takes it only later.
+    held = api.hold(["sendMessage", "sendPhoto"], [player.id])
+    await first.publish(out)
+    await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
+    held.clear()
+    # The player's next turn, published by the second process, which reads the same stored
+    # hand message and sends the hand new too.
+    out = await _turn_for(service, chat, users)
+    while out.turn_began != str(player.id):
+        out = await _turn_for(service, chat, users)
+    await second.publish(out)
+    await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
+    api.resume_holds()
+    for worker in (first, second):
+        await worker.settle()
+    assert out.table is not None
+    stored = await service.refs.get(out.table.game_id, f"tg:hand:{player.id}")
+    live = [m for m in api.messages(player.id) if m.from_bot]
+    assert [m.message_id for m in live] == [int(stored or 0)], (
+        f"hand messages shown {[m.message_id for m in live]}, stored {stored}"
+    )
+    me = User(str(player.id), player.first_name)
+    latest = (await service.hand(me, chat_key=chat)).hands[me.id]
+    assert all(f":{latest.version}:" in str(b["callback_data"]) for b in live[0].buttons)
+
+
+async def test_a_stale_press_on_a_hand_just_sent_new_keeps_its_buttons(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """The first process sends a turn's hand new; the player presses it at once, before the
+    first process deleted the old message, with a version gone stale meanwhile, and the
+    second process takes the press. It knows only the old message: the pressed one is newer,
+    the hand another process has just sent, and keeps its buttons (taking them away, while the
+    second process's own update went to the old message, left the player nothing to press)."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    assert out.table is not None
+    # The second process shows the player's hand: it knows that message.
+    await second.ui.show_hand((await service.hand(me, chat_key=chat)).hands[me.id], {})
+    await second.settle()
+    # The first process publishes the turn: the new message goes out, the old one's deletion
+    # is held on its way.
+    held = api.hold(["deleteMessage"], [player.id])
+    await first.publish(out)
+    await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
+    new = api.last_message(player.id)
+    # A press on the new message with the version of the hand before this turn (stale).
+    data = hand_data(out.table.game_id, 0, "draw")
+    api.press(player, player.id, new.message_id, data, strict=False)
+    payload = api.last_update()["callback_query"]
+    callback = CallbackQuery.model_validate(payload).as_(second.sender.bot)
+    key = parse(data)
+    assert isinstance(key, HandKey)
+    await hand_button(callback, key, service, second.ui, "ru")
+    api.resume_holds()
+    for worker in (first, second):
+        await worker.settle()
+    stored = await service.refs.get(out.table.game_id, f"tg:hand:{player.id}")
+    live = [m for m in api.messages(player.id) if m.from_bot]
+    assert [m.message_id for m in live] == [new.message_id] and stored == str(new.message_id)
+    assert live[0].buttons, "the player's hand lost its buttons"

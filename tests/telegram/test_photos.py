@@ -240,6 +240,34 @@ async def test_after_a_restart_the_kind_of_message_is_learnt_from_telegram(
     await restarted.close()
 
 
+async def test_a_message_taken_over_is_of_an_unknown_kind(
+    api: FakeBotAPI, user: FakeUser, bot: Bot
+) -> None:
+    """Another process sent the hand new as text (a small hand); this one knew the old message
+    as a photo. Taking the new one over, it must not keep the old one's kind: a small hand
+    would be turned into a picture (or, as text, sent new a second time in place of a photo
+    that never was)."""
+    sender = Sender(bot, group_limit=None)
+    slot = Slot(user.id)
+    await sender.update(slot, lambda: (photo("8 карт"), KEYBOARD), 1)
+    assert slot.photo
+    other = Sender(bot, group_limit=None)  # the other process sends the turn new, as text
+    theirs = Slot(user.id)
+    await other.update(theirs, lambda: (photo("7 карт", prefer_text=True), KEYBOARD), 2)
+    assert api.last_message(user.id).photo is None
+    assert theirs.message_id is not None
+    slot.take_over(theirs.message_id)
+    since = len(api.calls(chat_id=user.id))
+    await sender.update(slot, lambda: (photo("6 карт", prefer_text=True), None), 3)
+    await sender.update(slot, lambda: ("5 карт", None), 4)
+    await sender.drain(5)
+    assert methods(api, user.id, since) == ["editMessageText"] * 2
+    msg = api.last_message(user.id)
+    assert msg.photo is None and msg.plain_text == "5 карт"
+    await sender.close()
+    await other.close()
+
+
 async def test_a_file_id_telegram_refuses_is_uploaded_again(
     api: FakeBotAPI, user: FakeUser, bot: Bot
 ) -> None:

@@ -62,13 +62,18 @@ async def hand_button(
 def _retire_old_keyboard(
     callback: CallbackQuery, ui: TelegramUI, game_id: int, player: str
 ) -> None:
-    """A press from a message that is no longer the player's hand: take its buttons away."""
+    """A press from a message older than the player's hand: take its buttons away.
+
+    Only an older one: a newer message is the hand another process has just sent new (a turn
+    began) and this one does not know of yet; its buttons are the player's way to play (the
+    process that sent it shows the newest state on it), and taking them away left the player
+    nothing to press."""
     message = callback.message
     current = ui.hand_message_id(game_id, player)
     if (
         message is not None
         and current is not None
-        and message.message_id != current
+        and message.message_id < current
         and message.chat.id == int(player)
     ):
         ui.sender.remove_keyboard(message.chat.id, message.message_id)
