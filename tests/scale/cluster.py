@@ -164,6 +164,7 @@ class Press:
     began: float
     answered: float | None = None
     alert: str | None = None
+    message: int | None = None  # the id of the message whose button it was
 
     @property
     def acknowledged(self) -> bool:
@@ -210,7 +211,7 @@ class Table:
         game = int(data.split(":")[1])
         since = self.api.call_count
         query = self.api.press(user, msg.chat, msg.message_id, data, strict=False)
-        press = Press(user.id, game, act, query, time.perf_counter())
+        press = Press(user.id, game, act, query, time.perf_counter(), message=msg.message_id)
         self.presses.append(press)
         call = await self.api.wait_for(_answer_of(query), BOUND, since=since)
         press.answered = time.perf_counter()
@@ -274,6 +275,16 @@ class Table:
             acts = "" if msg is None else ", ".join(hand_acts(msg))
             lines.append(f"  {chat}: {text} [{acts}]")
         return "\n".join(lines)
+
+    def refused(self, game: int, last: int = 12) -> str:
+        """The last presses of `game` the bot refused (for a check that failed: a person
+        pressing a button in vain until a timer ran out shows here)."""
+        lines = [
+            f"  user {p.user} message {p.message} {p.act!r}: {p.alert}"
+            for p in self.presses
+            if p.game == game and p.alert is not None
+        ]
+        return "\n".join(lines[-last:]) or "  (none)"
 
     def result_shown(self, game: int) -> bool:
         """The group has the match's result (the message with the game's rematch button)."""

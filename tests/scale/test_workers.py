@@ -146,7 +146,9 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                 log = await storage.log(game)
                 # Every game replays from its deal, with every card once after every move.
                 problem = replay_problem(rec, [(e.actor, e.action) for e in log])
-                assert problem is None, f"game {game}: {problem}"
+                assert problem is None, (
+                    f"game {game}: {problem}\nrefused presses:\n{table.refused(game)}"
+                )
                 # Every acknowledged move is stored, and no press was applied twice.
                 for user in table.users:
                     presses = [
