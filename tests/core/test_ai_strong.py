@@ -200,25 +200,22 @@ def test_strong_keeps_its_last_draw_two_as_a_defence(
 ) -> None:
     """Where a Draw Two can be passed on, the strong rules of thumb hold their last one back
     while the next player is not close to going out; the easy player attacks with it."""
-    game = Game.from_position(
-        ["me", "b", "c"],
-        {"me": "r+2 r5 g1 g2", "b": next_hand, "c": "y1 y2 y3 y4 y5"},
-        discard="r3",
-        draw="b6 b7 b8 b9",
-        rules=Rules.preset(preset),
-        current="me",
-    )
+
+    def position(mine: str) -> Game:
+        return Game.from_position(
+            ["me", "b", "c"],
+            {"me": mine, "b": next_hand, "c": "y1 y2 y3 y4 y5"},
+            discard="r3",
+            draw="b6 b7 b8 b9",
+            rules=Rules.preset(preset),
+            current="me",
+        )
+
+    game = position("r+2 r5 g1 g2")
     assert easy.choose_action(game, "me", None) == A.PLAY[Card.parse("r+2")]
     assert easy.choose_action(game, "me", None, strong.STYLE) == A.PLAY[Card.parse(played)]
-    kept = Game.from_position(
-        ["me", "b", "c"],
-        {"me": "r+2 r+2 r5 g1", "b": next_hand, "c": "y1 y2 y3 y4 y5"},
-        discard="r3",
-        draw="b6 b7 b8 b9",
-        rules=Rules.preset(preset),
-        current="me",
-    )
     # With a second Draw Two in hand, one of them may go: the defence stays.
+    kept = position("r+2 r+2 r5 g1")
     assert easy.choose_action(kept, "me", None, strong.STYLE) == A.PLAY[Card.parse("r+2")]
 
 

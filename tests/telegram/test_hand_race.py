@@ -40,6 +40,7 @@ class Worker(LobbyWorker):
 
     def __init__(self, api: FakeBotAPI, service: UnoService) -> None:
         session = BotSession(api=TelegramAPIServer.from_base(api.base_url))
+        self.api = api
         self.sender = Sender(Bot(api.token, session=session), group_limit=None)
         self.ui = TelegramUI(service, renderer(), self.sender, api.bot.username or "")
         self.ui.converge = True  # as with other processes over one database
@@ -77,18 +78,10 @@ async def two_workers(api: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Setup]:
     """Two processes over one database; the first opened and dealt a game of two people."""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
     service = UnoService(storage, seed=lambda: 1)
-    group = api.new_group("Вечер карт")
-    a, b = (api.new_user(name) for name in ("Алиса", "Борис"))
-    for user in (a, b):
-        api.user_starts_bot(user)
-    chat = chat_key(group.id)
     first, second = Worker(api, service), Worker(api, service)
     try:
-        await first.publish(await service.new_game(chat, User(str(a.id), a.first_name)))
-        await first.publish(await service.join(chat, User(str(b.id), b.first_name)))
-        await first.publish(await service.start_game(chat, User(str(a.id), a.first_name)))
-        await first.settle()
-        yield service, chat, {str(a.id): a, str(b.id): b}, first, second
+        group, users = await first.deal_for_two(service)
+        yield service, chat_key(group.id), users, first, second
     finally:
         for worker in (first, second):
             await worker.close()

@@ -19,7 +19,7 @@ from bot.telegram.common import chat_key
 from bot.telegram.sender import Sender
 from bot.telegram.ui import TelegramUI
 from tests.telegram.conftest import SETTLE_TIMEOUT, Harness, renderer
-from tests.telegram.fake_bot_api import FakeBotAPI
+from tests.telegram.fake_bot_api import FakeBotAPI, FakeChat, FakeUser
 
 HAND_SENDS = ("sendMessage", "sendPhoto")  # a hand: text, or from 8 cards a photo
 
@@ -67,6 +67,7 @@ class Worker:
     which only stands for the shared database: every fact crosses through it."""
 
     def __init__(self, api: FakeBotAPI, service: UnoService) -> None:
+        self.api = api
         self.sender = Sender(api.make_bot(), group_limit=None)
         self.ui = TelegramUI(service, renderer(), self.sender, api.bot.username or "")
         self.ui.converge = True  # as with other processes over one database
@@ -74,6 +75,21 @@ class Worker:
     async def publish(self, out: Outcome) -> None:
         assert out.error is None, out.error
         await self.ui.publish(out, wait=False)
+
+    async def deal_for_two(self, service: UnoService) -> tuple[FakeChat, dict[str, FakeUser]]:
+        """A group where two people (both opened the private chat) play a game this process
+        opened and dealt; the people by their service ids."""
+        api = self.api
+        group = api.new_group("Вечер карт")
+        a, b = (api.new_user(name) for name in ("Алиса", "Борис"))
+        for user in (a, b):
+            api.user_starts_bot(user)
+        chat = chat_key(group.id)
+        await self.publish(await service.new_game(chat, User(str(a.id), a.first_name)))
+        await self.publish(await service.join(chat, User(str(b.id), b.first_name)))
+        await self.publish(await service.start_game(chat, User(str(a.id), a.first_name)))
+        await self.settle()
+        return group, {str(a.id): a, str(b.id): b}
 
     async def settle(self) -> None:
         """Until its queues are empty and its looks for a newer state (`converge`) are done."""

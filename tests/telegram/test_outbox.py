@@ -21,10 +21,9 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextR
 from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.methods.base import Response
 
-from bot.service import UnoService, User
+from bot.service import UnoService
 from bot.storage import SendSlot, Storage
 from bot.telegram.app import TelegramApp
-from bot.telegram.common import chat_key
 from bot.telegram.sender import NETWORK_ATTEMPTS, RateLimit
 from tests.telegram.conftest import Harness, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI
@@ -220,19 +219,11 @@ async def test_a_lobby_from_the_outbox_names_its_chat_in_the_hands(
     begin with the group's name, asked of Telegram once."""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
     service = UnoService(storage, seed=lambda: 1)
-    group = api.new_group("Вечер карт")
-    a, b = (api.new_user(name) for name in ("Алиса", "Борис"))
-    for user in (a, b):
-        api.user_starts_bot(user)
-    chat = chat_key(group.id)
     worker = Worker(api, service)  # shows what was committed, and never saw a group message
     try:
-        await worker.publish(await service.new_game(chat, User(str(a.id), a.first_name)))
-        await worker.publish(await service.join(chat, User(str(b.id), b.first_name)))
-        await worker.publish(await service.start_game(chat, User(str(a.id), a.first_name)))
-        await worker.settle()
+        group, users = await worker.deal_for_two(service)
         title = renderer().t("ru", "tg-hand-chat", chat="Вечер карт")
-        for user in (a, b):
+        for user in users.values():
             assert api.last_message(user.id).plain_text.startswith(title)
         assert len(api.calls("getChat", chat_id=group.id)) == 1
     finally:
