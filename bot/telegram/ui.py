@@ -556,6 +556,42 @@ class TelegramUI:
 
         return self.sender.update(slot, render, view.version)
 
+    async def refused_press(self, game_id: int, player: str, message_id: int) -> None:
+        """A press on the hand message `message_id` was refused (stale, out of turn): make sure
+        that message is not pressed in vain again. The outcome's publish that follows shows
+        the hand.
+
+        A message older than the hand loses its buttons. With other processes publishing too
+        (`converge`), this process's memory may be behind, so the hand is read from the store:
+        the stored message, or a newer one (a hand another process sent new and has not
+        stored yet, or never will: it was killed in between), becomes this process's hand
+        message, and what it shows is forgotten, so the publish edits it. Left alone, such a
+        message kept its stale buttons at the bottom of the chat, pressed and refused until
+        the turn timer ran out."""
+        key = hand_ref(player)
+        if not self.converge:
+            current = self.hand_message_id(game_id, player)
+            if current is not None and message_id < current:
+                self.sender.remove_keyboard(int(player), message_id)
+            return
+        game = await self._game(game_id)
+        stored = await self._stored_id(game_id, key)
+        hand = message_id
+        if stored is not None and message_id < stored:
+            self.sender.remove_keyboard(int(player), message_id)
+            hand = stored
+        elif stored != message_id:
+            await self._sent(game_id, key, message_id)
+        slot = game.slots.get(key)
+        known = None if slot is None else slot.message_id
+        for old in {stored, known}:
+            if old is not None and old not in (hand, message_id):  # older: its buttons go
+                self.sender.remove_keyboard(int(player), old)
+                if slot is not None:
+                    slot.dropped.add(old)
+        if slot is not None:
+            slot.take_over(hand)
+
     def hand_message_id(self, game_id: int, player: str) -> int | None:
         game = self._games.get(game_id)
         slot = None if game is None else game.slots.get(hand_ref(player))

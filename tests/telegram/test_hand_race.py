@@ -10,25 +10,28 @@ own."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.types import CallbackQuery
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup
 
 from bot.buttons import HandKey, parse
 from bot.service import Outcome, UnoService, User
 from bot.storage import Storage
 from bot.telegram.callbacks import hand_data
 from bot.telegram.common import chat_key
+from bot.telegram.keyboards import hand_keyboard
 from bot.telegram.routers.play import hand_button
 from bot.telegram.sender import Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
 from tests.telegram.conftest import SETTLE_TIMEOUT, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
+from tests.telegram.players import hand_acts
 from tests.telegram.test_lobby_race import Worker as LobbyWorker
 
 HAND_SENDS = ("sendMessage", "sendPhoto")
@@ -248,3 +251,59 @@ async def test_a_stale_press_on_a_hand_just_sent_new_keeps_its_buttons(
     live = [m for m in api.messages(player.id) if m.from_bot]
     assert [m.message_id for m in live] == [new.message_id] and stored == str(new.message_id)
     assert live[0].buttons, "the player's hand lost its buttons"
+
+
+async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_again_when_pressed(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """A process sent a turn's hand new and was killed before it stored the message's id: that
+    message, at the bottom of the private chat, keeps the buttons of its turn while the game
+    goes on. A press on it, refused as stale, makes it the hand again: it shows the hand in
+    force, and the stored (older) hand message loses its buttons. Before, it stayed as it was,
+    pressed in vain until the turn timer ran out (seen in the multi-process test)."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    assert out.table is not None
+    game_id = out.table.game_id
+    await second.publish(out)
+    await second.settle()
+    stored = int(await service.refs.get(game_id, f"tg:hand:{player.id}") or 0)
+    # The killed process's message: the same turn's hand, sent new, its id never stored.
+    view = out.hands[me.id]
+    keyboard = hand_keyboard(renderer(), view)
+    assert keyboard is not None
+    await first.sender.bot.send_message(
+        player.id, "hand", reply_markup=InlineKeyboardMarkup.model_validate_json(keyboard)
+    )
+    orphan = api.last_message(player.id)
+    pressable = hand_acts(orphan)
+    # The game goes on (the player moves), published by the second process.
+    hand = (await service.hand(me, chat_key=chat)).hands[me.id]
+    moved = await service.act(
+        me, hand.action_for(hand.choices[0].key)[0], chat_key=chat, version=hand.version
+    )
+    assert moved.ok, moved.error
+    await second.publish(moved)
+    await second.settle()
+    assert api.last_message(player.id).message_id == orphan.message_id
+    assert hand_acts(api.last_message(player.id)) == pressable, "the orphan changed"
+    # The player presses the orphan's buttons: refused, stale.
+    data = next(iter(pressable.values()))
+    api.press(player, player.id, orphan.message_id, data, strict=True)
+    payload = api.last_update()["callback_query"]
+    callback = CallbackQuery.model_validate(payload).as_(second.sender.bot)
+    key = parse(data)
+    assert isinstance(key, HandKey)
+    await hand_button(callback, key, service, second.ui, "ru")
+    await second.settle()
+    now = (await service.hand(me, chat_key=chat)).hands[me.id]
+    shown = api.last_message(player.id)
+    assert shown.message_id == orphan.message_id
+    in_force = hand_keyboard(renderer(), now)
+    wanted = [] if in_force is None else json.loads(in_force)["inline_keyboard"]
+    assert shown.buttons == [b for row in wanted for b in row], "the pressed hand is stale"
+    assert hand_acts(shown) != pressable
+    assert not next(m for m in api.messages(player.id) if m.message_id == stored).buttons
+    assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(orphan.message_id)

@@ -48,7 +48,7 @@ async def hand_button(
     out, hand = pressed.out, pressed.hand
     if pressed.moved:
         if out.error is not None and hand is not None:
-            _retire_old_keyboard(callback, ui, key.game, user.id)
+            await ui.refused_press(key.game, user.id, message.message_id)
         await ui.publish(out)
     elif hand is not None and pressed.step is not None:
         await ui.settle(await ui.show_step(hand, out.names, pressed.step))
@@ -57,26 +57,6 @@ async def hand_button(
     error = pressed.error
     text = None if error is None else ui.notice(out.lang or lang, error)
     await retrying(lambda: callback.answer(text, show_alert=text is not None))
-
-
-def _retire_old_keyboard(
-    callback: CallbackQuery, ui: TelegramUI, game_id: int, player: str
-) -> None:
-    """A press from a message older than the player's hand: take its buttons away.
-
-    Only an older one: a newer message is the hand another process has just sent new (a turn
-    began) and this one does not know of yet; its buttons are the player's way to play (the
-    process that sent it shows the newest state on it), and taking them away left the player
-    nothing to press."""
-    message = callback.message
-    current = ui.hand_message_id(game_id, player)
-    if (
-        message is not None
-        and current is not None
-        and message.message_id < current
-        and message.chat.id == int(player)
-    ):
-        ui.sender.remove_keyboard(message.chat.id, message.message_id)
 
 
 def make_router() -> Router:
