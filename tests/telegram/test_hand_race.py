@@ -65,6 +65,24 @@ async def _turn_for(service: UnoService, chat: str, users: dict[str, FakeUser]) 
     raise AssertionError("no turn began")
 
 
+async def _press(
+    api: FakeBotAPI,
+    worker: Worker,
+    service: UnoService,
+    player: FakeUser,
+    message_id: int,
+    data: str,
+) -> None:
+    """`player` presses a button with `data` on their message `message_id`, and `worker`'s
+    handler takes the press (the fake's own check of the button is off: stale data too)."""
+    api.press(player, player.id, message_id, data, strict=False)
+    payload = api.last_update()["callback_query"]
+    callback = CallbackQuery.model_validate(payload).as_(worker.sender.bot)
+    key = parse(data)
+    assert isinstance(key, HandKey)
+    await hand_button(callback, key, service, worker.ui, "ru")
+
+
 def _hand_sends(api: FakeBotAPI, user: FakeUser, since: int) -> list[int]:
     return [
         c.result["message_id"]
@@ -238,12 +256,7 @@ async def test_a_stale_press_on_a_hand_just_sent_new_keeps_its_buttons(
     new = api.last_message(player.id)
     # A press on the new message with the version of the hand before this turn (stale).
     data = hand_data(out.table.game_id, 0, "draw")
-    api.press(player, player.id, new.message_id, data, strict=False)
-    payload = api.last_update()["callback_query"]
-    callback = CallbackQuery.model_validate(payload).as_(second.sender.bot)
-    key = parse(data)
-    assert isinstance(key, HandKey)
-    await hand_button(callback, key, service, second.ui, "ru")
+    await _press(api, second, service, player, new.message_id, data)
     api.resume_holds()
     for worker in (first, second):
         await worker.settle()
@@ -291,12 +304,7 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
     assert hand_acts(api.last_message(player.id)) == pressable, "the orphan changed"
     # The player presses the orphan's buttons: refused, stale.
     data = next(iter(pressable.values()))
-    api.press(player, player.id, orphan.message_id, data, strict=True)
-    payload = api.last_update()["callback_query"]
-    callback = CallbackQuery.model_validate(payload).as_(second.sender.bot)
-    key = parse(data)
-    assert isinstance(key, HandKey)
-    await hand_button(callback, key, service, second.ui, "ru")
+    await _press(api, second, service, player, orphan.message_id, data)
     await second.settle()
     now = (await service.hand(me, chat_key=chat)).hands[me.id]
     shown = api.last_message(player.id)
