@@ -562,12 +562,13 @@ class TelegramUI:
         the hand.
 
         A message older than the hand loses its buttons. With other processes publishing too
-        (`converge`), this process's memory may be behind, so the hand is read from the store:
-        the stored message, or a newer one (a hand another process sent new and has not
-        stored yet, or never will: it was killed in between), becomes this process's hand
-        message, and what it shows is forgotten, so the publish edits it. Left alone, such a
-        message kept its stale buttons at the bottom of the chat, pressed and refused until
-        the turn timer ran out."""
+        (`converge`), this process's memory may be behind, so the hand is read from the store,
+        and the newest of the pressed, the stored and the remembered message is the hand (a
+        newer one than the stored is a hand another process sent new and has not stored yet,
+        or never will: it was killed in between). It is stored, this process edits it from now
+        on, and what it shows is forgotten, so the publish edits it; the older ones lose their
+        buttons. Left alone, a hand message nobody knew kept its stale buttons at the bottom
+        of the chat, pressed and refused until the turn timer ran out."""
         key = hand_ref(player)
         if not self.converge:
             current = self.hand_message_id(game_id, player)
@@ -576,19 +577,16 @@ class TelegramUI:
             return
         game = await self._game(game_id)
         stored = await self._stored_id(game_id, key)
-        hand = message_id
-        if stored is not None and message_id < stored:
-            self.sender.remove_keyboard(int(player), message_id)
-            hand = stored
-        elif stored != message_id:
-            await self._sent(game_id, key, message_id)
         slot = game.slots.get(key)
         known = None if slot is None else slot.message_id
-        for old in {stored, known}:
-            if old is not None and old not in (hand, message_id):  # older: its buttons go
-                self.sender.remove_keyboard(int(player), old)
-                if slot is not None:
-                    slot.dropped.add(old)
+        ids = {i for i in (message_id, stored, known) if i is not None}
+        hand = max(ids)
+        if hand != stored:
+            await self._sent(game_id, key, hand)
+        for old in ids - {hand}:
+            self.sender.remove_keyboard(int(player), old)
+            if slot is not None:
+                slot.dropped.add(old)
         if slot is not None:
             slot.take_over(hand)
 
