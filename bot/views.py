@@ -98,6 +98,11 @@ class HandView:
     left: bool = False  # the player is no longer in this game
 
     @property
+    def acting(self) -> bool:
+        """The player is to act now, in a running game they are still in."""
+        return self.is_turn and self.status == "running" and not self.left
+
+    @property
     def waiting(self) -> bool:
         """A hand in a running game that can do nothing until its turn.
 

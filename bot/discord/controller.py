@@ -678,8 +678,7 @@ class Controller:
     def turn_begins(out: Outcome, hand: HandView) -> bool:
         """Whether `hand` starts its player's turn: decided by the service (`turn_began`), not
         by what this process showed last (another process may have shown the turn before)."""
-        acting = hand.is_turn and hand.status == "running" and not hand.left
-        return acting and out.turn_began == hand.player
+        return hand.acting and out.turn_began == hand.player
 
     async def tell_turns(
         self, out: Outcome, delivered: Collection[str], acted: Collection[str] = ()
@@ -692,8 +691,7 @@ class Controller:
         for player, hand in out.hands.items():
             if is_bot(player):
                 continue
-            acting = hand.is_turn and hand.status == "running" and not hand.left
-            if not acting:
+            if not hand.acting:
                 await self.drop_prompt(hand.game_id, player)
                 continue
             if player in acted or await self.ref(hand.game_id, TURN_REF + player):
