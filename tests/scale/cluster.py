@@ -239,9 +239,13 @@ class Table:
         """/new, the others join, computer players are added, the creator starts."""
         known = {data for _, data in filter(None, [self._lobby_button("join")])}
         self.api.send_message(self.users[0], self.group, "/new")
-        found = await self._until(
-            lambda: (b := self._lobby_button("join")) is not None and b[1] not in known and b
-        )
+        update = self.api.last_update_id
+        try:
+            found = await self._until(
+                lambda: (b := self._lobby_button("join")) is not None and b[1] not in known and b
+            )
+        except TimeoutError as exc:
+            raise TimeoutError(f"{self.describe(None)}\n{self.posts(update)}\n{exc}") from None
         assert isinstance(found, tuple)
         game = int(found[1].split(":")[1])
         for user in self.users[1:]:
@@ -266,15 +270,26 @@ class Table:
                 return user, msg, acts
         return None
 
-    def describe(self, game: int) -> str:
+    def describe(self, game: int | None) -> str:
         """What the people of this table see now (for a test that waited in vain)."""
-        lines = [f"{self.group.title}: game {game} waits; the last messages of each chat:"]
+        waits = "a new lobby" if game is None else f"game {game}"
+        lines = [f"{self.group.title}: {waits} waits; the last messages of each chat:"]
         for chat in (self.group.id, *(u.id for u in self.users)):
             msg = self._bot_message(chat)
             text = "-" if msg is None else msg.plain_text.replace("\n", " | ")[:300]
             acts = "" if msg is None else ", ".join(hand_acts(msg))
             lines.append(f"  {chat}: {text} [{acts}]")
         return "\n".join(lines)
+
+    def posts(self, update: int) -> str:
+        """Where the fake POSTed an update and how each worker answered (for an update that
+        seems answered by nothing)."""
+        lines = [
+            f"  update {update} to {d.url}: {d.status} ({d.started:.2f}-{d.ended:.2f})"
+            for d in self.api.deliveries
+            if d.update_id == update
+        ]
+        return "\n".join(lines) or f"  update {update} never POSTed"
 
     def refused(self, game: int, last: int = 12) -> str:
         """The last presses of `game` the bot refused (for a check that failed: a person

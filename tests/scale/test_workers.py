@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 from collections import Counter
 from functools import partial
 from pathlib import Path
@@ -126,6 +127,9 @@ async def play_with_a_kill(tables: list[Table], workers: list[Worker]) -> None:
             )
         await workers[0].start()
         await asyncio.wait_for(asyncio.shield(everything), PLAY_BOUND)
+    except TimeoutError as exc:
+        events = [(w.port, what, round(at, 2)) for w in workers for what, at in w.events]
+        raise TimeoutError(f"{exc}\nworkers: {events}, now {time.monotonic():.2f}") from None
     finally:
         for task in playing:
             task.cancel()

@@ -430,6 +430,7 @@ class FakeBotAPI:
         self.webhook: Json | None = None
         self.workers: list[str] = []
         self.deliveries: list[Delivery] = []  # every POST of an update, answered or not
+        self.last_update_id = 0  # the id of the update injected last
         self.rng = random.Random(15)
         self._delivering: set[asyncio.Task[None]] = set()
         self._client: ClientSession | None = None
@@ -588,7 +589,7 @@ class FakeBotAPI:
 
         A malformed update would otherwise make aiogram's polling loop retry forever.
         """
-        update_id = next(self._update_ids)
+        update_id = self.last_update_id = next(self._update_ids)
         full = {"update_id": update_id, **payload}
         update = Update.model_validate(full)
         try:
