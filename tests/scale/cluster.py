@@ -279,6 +279,11 @@ class Table:
             text = "-" if msg is None else msg.plain_text.replace("\n", " | ")[:300]
             acts = "" if msg is None else ", ".join(hand_acts(msg))
             lines.append(f"  {chat}: {text} [{acts}]")
+        lines.append("  the group's last messages from the bot:")
+        for msg in [m for m in self.api.messages(self.group.id) if m.from_bot][-5:]:
+            text = msg.plain_text.replace("\n", " | ")[:200]
+            data = [b.get("callback_data") for b in msg.buttons]
+            lines.append(f"    {msg.message_id}{' (deleted)' * msg.deleted}: {text} {data}")
         return "\n".join(lines)
 
     def posts(self, update: int) -> str:

@@ -91,7 +91,10 @@ async def test_three_workers_one_killed_play_twenty_games(
             for worker in workers:
                 await worker.start()
             api.balance(w.url for w in workers)
-            await play_with_a_kill(tables, workers)
+            try:
+                await play_with_a_kill(tables, workers)
+            except TimeoutError as exc:
+                raise TimeoutError(f"{exc}\n{await stored(postgres_url, tables)}") from None
             await check(api, tables, postgres_url)
         finally:
             await stop_all(workers)
@@ -134,6 +137,28 @@ async def play_with_a_kill(tables: list[Table], workers: list[Worker]) -> None:
         for task in playing:
             task.cancel()
         await asyncio.gather(*playing, return_exceptions=True)
+
+
+async def stored(url: str, tables: list[Table]) -> str:
+    """Each table's games as stored, with the last actions of each (for a run that failed)."""
+    storage = await PostgresStorage.open(url)
+    lines = [f"stored games, at {time.time():.2f}:"]
+    try:
+        for table in tables:
+            key = chat_key(table.group.id)
+            active = await storage.active_game(key)
+            last = await storage.last_game(key)
+            lines.append(
+                f"{table.group.title}: played {table.game_ids}, active "
+                f"{active and (active.id, active.status, active.version)}, last "
+                f"{last and (last.id, last.status, last.version)}"
+            )
+            if last is not None:
+                log = (await storage.log(last.id))[-6:]
+                lines.extend(f"  {e.version} {e.actor} {e.action} at {e.at:.2f}" for e in log)
+    finally:
+        await storage.close()
+    return "\n".join(lines)
 
 
 async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
