@@ -597,10 +597,7 @@ class Controller:
                 self._shown[key] = (table.game_id, table.version)
                 return None
         message = await channel.send(content, embeds=embeds, **_extras(view, mentions))
-        if not await self.claim_table(table.game_id, message.id, replacing=ref):
-            return message.id
-        self._shown[key] = (table.game_id, table.version)
-        return None
+        return None if await self.adopt_table(table, message.id, replacing=ref) else message.id
 
     async def claim_table(
         self, game_id: int, message_id: int, *, replacing: str | None = None
@@ -611,6 +608,16 @@ class Controller:
         stored = await self.service.refs.claim(game_id, TABLE_REF, mine, replacing=replacing)
         self._refs.setdefault(game_id, {})[TABLE_REF] = stored
         return stored == mine
+
+    async def adopt_table(
+        self, table: TableView, message_id: int, *, replacing: str | None = None
+    ) -> bool:
+        """`claim_table` for a message just posted showing `table`: once it is the game's
+        table, this process knows that version is on screen."""
+        won = await self.claim_table(table.game_id, message_id, replacing=replacing)
+        if won:
+            self._shown[table.chat_key] = (table.game_id, table.version)
+        return won
 
     async def _table_lost(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Another process posted the game's table while this one posted it too (the lobby
@@ -1040,9 +1047,7 @@ class Controller:
                 message_id = await reply.send(content, view=view, public=True, mentions=mentions)
                 if not message_id:
                     return
-                if await self.claim_table(table.game_id, message_id):
-                    self._shown[key] = (table.game_id, table.version)
-                else:
+                if not await self.adopt_table(table, message_id):
                     await self._table_lost(table.game_id, channel_of(key) or 0, message_id)
 
         await self._answer(interaction, handle)
@@ -1133,9 +1138,7 @@ class Controller:
                 message_id = await reply.send(content, view=view, public=True, mentions=mentions)
                 if not message_id:
                     message_id = (await interaction.original_response()).id
-                won = await self.claim_table(table.game_id, message_id)
-                if won:
-                    self._shown[key] = (table.game_id, table.version)
+                won = await self.adopt_table(table, message_id)
             if not won:  # another process showed the game meanwhile (`_table_lost`)
                 await self._table_lost(table.game_id, channel_of(key) or 0, message_id)
 
