@@ -208,9 +208,13 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                     if any(b.get("callback_data") == f"r:{game}" for b in m.buttons)
                 ]  # fmt: skip
                 assert len(results) == 1, f"game {game}: {len(results)} results"
+                # A table sent while the game runs has its link to the bot's chat; the stored
+                # one may be sent only once it ended (the worker that dealt was killed, and the
+                # outbox brought the table once its claim ran out), with no link any more.
                 tables_sent = [
                     c for c in sends(api, group)
                     if re.search(rf"start=g{game}\b", str(c.params.get("reply_markup")))
+                    or c.result["message_id"] == table_id
                 ]  # fmt: skip
                 check_one_table(api, group, game, table_id, tables_sent)
             check_budget(api, group)
@@ -228,7 +232,8 @@ def check_one_table(
     before a worker was killed and the stored one after: the killed worker may have died
     between Telegram taking the message and the message's id being stored, a window no bot can
     close, and the outbox's re-delivery sent the table again."""
-    assert sent, f"game {game}: no table sent"
+    listed = _listed(sends(api, group))
+    assert sent, f"game {game}: no table sent (stored {table_id}); the group's sends: {listed}"
     stored = [c for c in sent if c.result["message_id"] == table_id]
     others = [c for c in sent if c.result["message_id"] != table_id]
     live = [c for c in others if not api.message(group, c.result["message_id"]).deleted]
@@ -242,6 +247,14 @@ def check_one_table(
         f"one: {[(c.arrived, c.result['message_id']) for c in sent]}, stored {table_id}, "
         f"workers killed at {kills}"
     )
+
+
+def _listed(calls: list[ApiCall]) -> list[tuple[float, int, str]]:
+    """When each message reached the group, its id, and how its text begins."""
+    return [
+        (round(c.arrived, 2), c.result["message_id"], str(c.params.get("text") or "")[:40])
+        for c in calls
+    ]
 
 
 def shows(api: FakeBotAPI, chat: int, message_id: int, text: str) -> bool:
