@@ -387,6 +387,7 @@ class Outbox:
                     and op.slot.message_id is not None
                     and ("message to edit not found" in text or "can't be edited" in text)
                 ):
+                    log.info("chat %s: message %s gone: %s", self.chat_id, op.slot.message_id, text)
                     op.slot.dropped.add(op.slot.message_id)
                     op.slot.message_id = None  # deleted by the user: send a new one
                     op.slot.shown = None

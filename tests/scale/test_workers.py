@@ -131,8 +131,7 @@ async def play_with_a_kill(tables: list[Table], workers: list[Worker]) -> None:
         await workers[0].start()
         await asyncio.wait_for(asyncio.shield(everything), PLAY_BOUND)
     except TimeoutError as exc:
-        events = [(w.port, what, round(at, 2)) for w in workers for what, at in w.events]
-        raise TimeoutError(f"{exc}\nworkers: {events}, now {time.monotonic():.2f}") from None
+        raise TimeoutError(f"{exc}\nworkers: {events()}, now {time.monotonic():.2f}") from None
     finally:
         for task in playing:
             task.cancel()
@@ -201,7 +200,10 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                 except TimeoutError:
                     msg = api.message(group, table_id)
                     shown = f"{shown_text(msg)!r} (deleted: {msg.deleted})"
-                    raise AssertionError(f"game {game} ends as\n{final}\nshown:\n{shown}") from None
+                    raise AssertionError(
+                        f"game {game} ends as\n{final}\nshown:\n{shown}\n"
+                        f"the group's last calls:\n{history(api, group)}\nworkers: {events()}"
+                    ) from None
                 # Its result reached the group, once; so did its table.
                 results = [
                     m for m in api.messages(group, include_deleted=True)
@@ -247,6 +249,23 @@ def check_one_table(
         f"one: {[(c.arrived, c.result['message_id']) for c in sent]}, stored {table_id}, "
         f"workers killed at {kills}"
     )
+
+
+def history(api: FakeBotAPI, chat: int, last: int = 24) -> str:
+    """The bot's last calls about a chat: when each arrived, what it did to which message, and
+    the answer (for a check that failed)."""
+    lines = []
+    for c in api.calls(chat_id=chat)[-last:]:
+        target = c.params.get("message_id") or (c.result or {}).get("message_id")
+        text = str(c.params.get("text") or c.params.get("caption") or "")
+        said = c.description or text.replace("\n", " | ")[-60:]
+        lines.append(f"  {c.arrived:.2f} {c.method} {target} -> {c.status}: {said}")
+    return "\n".join(lines)
+
+
+def events() -> list[tuple[int, str, float]]:
+    """When each worker was started and killed (the fake's clock)."""
+    return [(w.port, what, round(at, 2)) for w in WORKERS for what, at in w.events]
 
 
 def _listed(calls: list[ApiCall]) -> list[tuple[float, int, str]]:
