@@ -219,13 +219,14 @@ class Table:
         press.alert = str(text) if text else None
         return press
 
-    def _lobby_button(self, op: str) -> tuple[StoredMessage, str] | None:
-        for msg in reversed(self.api.messages(self.group.id)):
-            for button in msg.buttons:
-                data = str(button.get("callback_data", ""))
-                if data.startswith("l:") and data.endswith(":" + op):
-                    return msg, data
-        return None
+    def _lobby_buttons(self, op: str = "join") -> list[tuple[StoredMessage, str]]:
+        """The group's lobby buttons of one kind, newest message first."""
+        return [
+            (msg, data)
+            for msg in reversed(self.api.messages(self.group.id))
+            for data in (str(b.get("callback_data", "")) for b in msg.buttons)
+            if data.startswith("l:") and data.endswith(":" + op)
+        ]
 
     async def _until(self, find: Callable[[], object]) -> object:
         while True:
@@ -237,17 +238,22 @@ class Table:
 
     async def open_game(self) -> int:
         """/new, the others join, computer players are added, the creator starts."""
-        known = {data for _, data in filter(None, [self._lobby_button("join")])}
+        # The new lobby is a game newer than any this table played or saw: an older lobby's
+        # buttons may show again for a moment (another worker's edit of it that waited for the
+        # group's budget lands after the deal took them away, and its next look at the game
+        # takes them away again).
+        seen = [_game_of(data) for _, data in self._lobby_buttons()]
+        last = max([*self.game_ids, *seen], default=0)
         self.api.send_message(self.users[0], self.group, "/new")
         update = self.api.last_update_id
         try:
             found = await self._until(
-                lambda: (b := self._lobby_button("join")) is not None and b[1] not in known and b
+                lambda: next((b for b in self._lobby_buttons() if _game_of(b[1]) > last), None)
             )
         except TimeoutError as exc:
             raise TimeoutError(f"{self.describe(None)}\n{self.posts(update)}\n{exc}") from None
         assert isinstance(found, tuple)
-        game = int(found[1].split(":")[1])
+        game = _game_of(found[1])
         for user in self.users[1:]:
             await self.press(user, found[0], found[1], "join")
         for _ in range(self.bots):
@@ -336,6 +342,11 @@ class Table:
                 assert act is not None, acts
                 press = await self.press(user, msg, acts[act], act)
                 on_move(press)
+
+
+def _game_of(data: str) -> int:
+    """The game a button's data names (`l:12:join` names game 12)."""
+    return int(data.split(":")[1])
 
 
 def _answer_of(query: str) -> Callable[[ApiCall], bool]:
