@@ -46,7 +46,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -54,7 +54,7 @@ from typing import Any
 from aiogram.exceptions import TelegramAPIError
 
 from bot import notes, steps
-from bot.delivery import Delivery, Send
+from bot.delivery import Delivery, Send, Undelivered
 from bot.mentions import fill, marker
 from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User
@@ -132,7 +132,7 @@ class TelegramUI:
         # Other processes edit the same tables (webhook workers over one database): after each
         # table edit, look whether a newer state was committed meanwhile (see `_converge`).
         self.converge = False
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.token = uuid.uuid4().hex  # this process, in the claims it makes (see `_claim_turn`)
 
     # ------------------------------------------------------------------ refs and slots
@@ -384,10 +384,10 @@ class TelegramUI:
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
         future = self.sender.update(slot, render, view.version, low=low, strict=strict)
-        if self.converge:
-            future.add_done_callback(lambda _: self._spawn(self._converge(view)))
         if view.status in ENDED:
             future.add_done_callback(lambda _: self.forget(view.game_id))
+        if self.converge:
+            return self._then_converge(future, partial(self._converge, view))
         return future
 
     async def _lobby_sent(self, game_id: int, message_id: int) -> None:
@@ -405,10 +405,28 @@ class TelegramUI:
             game.lobby_retired = True
             self.sender.remove_keyboard(game.chat_id, message_id, low=True)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
+    def _then_converge(
+        self, shown: asyncio.Future[Any], converge: Callable[[], Awaitable[None]]
+    ) -> asyncio.Future[Any]:
+        """With other processes editing the same messages: `shown`, done only once the look for
+        a newer committed state that follows it (`_converge`) is done too, and that state shown.
+
+        The outcome's outbox entry is finished then and no sooner. A process killed after its
+        edit of an older state landed over a newer one, and before it looked, leaves the entry
+        unfinished, and another process delivers it again from the latest state; finished with
+        the edit, it would leave the message stale for good (a finished game's table, which
+        nothing edits again)."""
+
+        async def then() -> Any:
+            result = await shown
+            await converge()
+            return result
+
+        task = asyncio.get_running_loop().create_task(then())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_retrieved)
+        return task
 
     async def _converge(self, shown: TableView) -> None:
         """After a table edit: if a newer state of the game was committed meanwhile, show it.
@@ -418,13 +436,13 @@ class TelegramUI:
         process sent last looks here, and the newest state wins in the end."""
         try:
             out = await self.service.game_table(shown.game_id)
-        except Exception:  # the next edit of the game looks again
+        except Exception as exc:  # the outcome's entry comes back, and looks again
             log.exception("looking for a newer table of game %s failed", shown.game_id)
-            return
+            raise Undelivered(f"no look for a newer table: {exc}") from exc
         if out.table is not None and out.table.version > shown.version:
             # Never a new message: a lobby edit converging on the dealt table while the dealing
             # process is still sending it would show the table twice (that one converges too).
-            await self.show_table(out.table, out.names, opens=False)
+            await (await self.show_table(out.table, out.names, opens=False))
 
     def _hand_text(self, game: _Game, view: HandView, names: Mapping[str, str]) -> str:
         parts = []
@@ -502,7 +520,7 @@ class TelegramUI:
 
         future = self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
         if self.converge:
-            future.add_done_callback(lambda _: self._spawn(self._converge_hand(view)))
+            return self._then_converge(future, partial(self._converge_hand, view))
         return future
 
     async def _claim_turn(self, view: HandView) -> bool:
@@ -521,14 +539,14 @@ class TelegramUI:
         process's newer hand may have gone out before this older one, see `_converge`)."""
         try:
             out = await self.service.hand(User(shown.player, ""), game_id=shown.game_id)
-        except Exception:
+        except Exception as exc:
             log.exception("looking for a newer hand in game %s failed", shown.game_id)
-            return
+            raise Undelivered(f"no look for a newer hand: {exc}") from exc
         latest = out.hands.get(shown.player)
         if latest is not None and latest.version > shown.version:
             # Never a new message either (a second hand message, left stale, would be the
             # newest one in the private chat).
-            await self.show_hand(latest, out.names, opens=False)
+            await (await self.show_hand(latest, out.names, opens=False))
 
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless
@@ -676,6 +694,13 @@ class TelegramUI:
 def _switch(own: Mapping[str, Any], key: str) -> bool:
     """One of a person's own switches (`TURN_PING`, `PICTURES`): on unless they turned it off."""
     return own.get(key) is not False
+
+
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    """A failed show is the delivery's to act on, if one tracks it; nobody's else (asyncio
+    would log it as never retrieved)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _done() -> asyncio.Future[Any]:

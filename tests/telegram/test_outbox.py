@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -21,12 +21,16 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextR
 from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.methods.base import Response
 
-from bot.service import UnoService
+from bot.delivery import Delivery, Send
+from bot.service import Outcome, UnoService
 from bot.storage import SendSlot, Storage
 from bot.telegram.app import TelegramApp
+from bot.telegram.common import PREFIX, chat_key
 from bot.telegram.sender import NETWORK_ATTEMPTS, RateLimit
-from tests.telegram.conftest import Harness, renderer
+from tests.telegram.conftest import SETTLE_TIMEOUT, Harness, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI
+from tests.telegram.test_hand_race import Worker as BotWorker
+from tests.telegram.test_hand_race import _turn_for
 from tests.telegram.test_lobby_race import Worker
 
 
@@ -226,6 +230,60 @@ async def test_a_lobby_from_the_outbox_names_its_chat_in_the_hands(
         for user in users.values():
             assert api.last_message(user.id).plain_text.startswith(title)
         assert len(api.calls("getChat", chat_id=group.id)) == 1
+    finally:
+        await worker.close()
+        await storage.close()
+
+
+async def test_an_entry_is_finished_only_once_its_process_looked_for_a_newer_table(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """With other processes editing the same table, the process that shows a commit looks for
+    a newer committed state once its edit landed (its edit may have overwritten one). The
+    commit's outbox entry is finished only after that look: a process killed in between leaves
+    the entry to another process, which shows the latest state. Finished with the edit, a
+    finished game's table would stay stale for good."""
+    database = tmp_path / "uno.sqlite3"
+    storage = await Storage.open(database)
+    service = UnoService(storage, seed=lambda: 1)
+    worker = BotWorker(api, service)
+    worker.ui.delivery = delivery = Delivery(service.outbox, PREFIX)  # entries from now on
+    try:
+        group, users = await worker.deal_for_two(service)
+        await delivery.settled(SETTLE_TIMEOUT)
+        assert all(sent is not None for _, sent, _ in outbox_rows(database))
+
+        looking, let_go = asyncio.Event(), asyncio.Event()
+        game_table = service.game_table
+
+        async def held(game_id: int) -> Outcome:  # the look for a newer table, held
+            looking.set()
+            await let_go.wait()
+            return await game_table(game_id)
+
+        service.game_table = held  # type: ignore[method-assign]
+        tracked: list[Send] = []
+        track = delivery.track
+
+        def tracking(out: Outcome, sends: Sequence[Send], failure: BaseException | None) -> None:
+            tracked.extend(sends)
+            track(out, sends, failure)
+
+        delivery.track = tracking  # type: ignore[method-assign]
+        edits = len(api.calls(chat_id=group.id))
+        await worker.publish(await _turn_for(service, chat_key(group.id), users))
+        await asyncio.wait_for(looking.wait(), SETTLE_TIMEOUT)
+        assert len(api.calls(chat_id=group.id)) > edits  # the table edit went out
+        # What the delivery waits for before it finishes the entry: the table's show (the
+        # first send of a publication) is not done while its look is under way.
+        item, table_shown = tracked[0]
+        assert item is None and not asyncio.ensure_future(table_shown).done()
+        [*_, (entry, sent, _)] = outbox_rows(database)
+        assert sent is None, f"entry {entry} finished before its process looked"
+
+        let_go.set()
+        await delivery.settled(SETTLE_TIMEOUT)
+        assert outbox_rows(database)[-1][1] is not None
     finally:
         await worker.close()
         await storage.close()
