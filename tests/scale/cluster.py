@@ -91,7 +91,7 @@ class Worker:
             **env,
             "PYTHONPATH": str(ROOT),
             "TELEGRAM_TOKEN": self.api.token,
-            "TELEGRAM_API_BASE": self.api.base_url,
+            "TELEGRAM_API_BASE": f"{self.api.base_url}/w{self.port}",  # its calls name it
             "DATABASE": self.database,
             "WEBHOOK_URL": self.url,
             "WEBHOOK_HOST": "127.0.0.1",

@@ -251,15 +251,22 @@ def check_one_table(
     )
 
 
-def history(api: FakeBotAPI, chat: int, last: int = 24) -> str:
-    """The bot's last calls about a chat: when each arrived, what it did to which message, and
-    the answer (for a check that failed)."""
+def history(api: FakeBotAPI, chat: int, last: int = 24, around: float | None = None) -> str:
+    """The bot's calls about a chat, the last ones or those within 2 s of `around`: when each
+    arrived, what it did to which message, the first button's data, and the answer (for a
+    check that failed)."""
+    calls = api.calls(chat_id=chat)
+    if around is not None:
+        calls = [c for c in calls if abs(c.arrived - around) < 2.0]
     lines = []
-    for c in api.calls(chat_id=chat)[-last:]:
-        target = c.params.get("message_id") or (c.result or {}).get("message_id")
+    for c in calls[-last:]:
+        result = c.result if isinstance(c.result, dict) else {}
+        target = c.params.get("message_id") or result.get("message_id")
         text = str(c.params.get("text") or c.params.get("caption") or "")
         said = c.description or text.replace("\n", " | ")[-60:]
-        lines.append(f"  {c.arrived:.2f} {c.method} {target} -> {c.status}: {said}")
+        data = re.findall(r"'callback_data': '([^']*)'", str(c.params.get("reply_markup")))
+        button = f" [{data[0]}]" if data else ""
+        lines.append(f"  {c.arrived:.3f} {c.via} {c.method} {target}{button} -> {c.status}: {said}")
     return "\n".join(lines)
 
 
@@ -343,5 +350,7 @@ def check_no_message_twice(api: FakeBotAPI, tables: list[Table]) -> None:
                 if str(c.params.get("text") or c.params.get("caption")) == text
                 and str(c.params.get("reply_markup")) == markup
             ]
-            events = [(what, round(at, 3)) for w in WORKERS for what, at in w.events]
-            raise AssertionError(f"chat {chat}: sent twice: {twice[:1]}: {when}; workers {events}")
+            raise AssertionError(
+                f"chat {chat}: sent twice: {twice[:1]}: {when}; workers {events()}\n"
+                f"{history(api, chat, 40, around=when[0][0])}"
+            )

@@ -241,6 +241,7 @@ class ApiCall:
     status: int
     time: float  # when it was answered
     arrived: float = 0.0  # when the request came in (what a rate limit counts)
+    via: str = ""  # the caller, when its base URL names it (`/w1/bot.../method`)
 
     @property
     def ok(self) -> bool:
@@ -457,6 +458,8 @@ class FakeBotAPI:
     async def start(self) -> None:
         app = web.Application(client_max_size=50 * 2**20)  # Telegram takes 50 MB uploads
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        # A base URL with a path of its own names the caller (one of several bot processes).
+        app.router.add_route("*", "/{via}/bot{token}/{method}", self._handle)
         # handler_cancellation: a long poll whose client went away (stop_polling) is cancelled
         # instead of lingering until its timeout and answering into the void.
         self._runner = web.AppRunner(
@@ -952,7 +955,8 @@ class FakeBotAPI:
         finally:
             self._inflight -= counted
             self._last_activity = time.monotonic()
-        self._calls.append(ApiCall(method, params, body, status, time.monotonic(), arrived))
+        via = request.match_info.get("via", "")
+        self._calls.append(ApiCall(method, params, body, status, time.monotonic(), arrived, via))
         self._notify()
         return web.json_response(body, status=status)
 
