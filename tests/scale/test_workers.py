@@ -191,15 +191,17 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                     assert acked <= stored <= len(presses), (game, user.id, acked, stored)
                 # The final table reached the group: the table message comes to show the stored
                 # end (its last edit may still wait for the group's budget).
-                refs = await storage.refs(game)
                 match = service.uow.match_of(rec, take=False)
                 final = renderer.table(projection.table_view(match, SETTINGS), match.names)
-                table_id = int(refs["tg:table"])
                 try:
+                    # (A table first sent by the outbox, its dealer killed, may be on its way.)
+                    table_id = await stored_table(storage, game)
                     await api.wait_until(partial(shows, api, group, table_id, final), BOUND)
                 except TimeoutError:
-                    msg = api.message(group, table_id)
-                    shown = f"{shown_text(msg)!r} (deleted: {msg.deleted})"
+                    ref = (await storage.refs(game)).get("tg:table")
+                    msg = None if ref is None else api.message(group, int(ref))
+                    shown = msg and f"{shown_text(msg)!r} (deleted: {msg.deleted})"
+                    shown = shown or "no table stored"
                     raise AssertionError(
                         f"game {game} ends as\n{final}\nshown:\n{shown}\n"
                         f"the group's last calls:\n{history(api, group)}\nworkers: {events()}"
@@ -249,6 +251,15 @@ def check_one_table(
         f"one: {[(c.arrived, c.result['message_id']) for c in sent]}, stored {table_id}, "
         f"workers killed at {kills}"
     )
+
+
+async def stored_table(storage: PostgresStorage, game: int) -> int:
+    """The id of the game's table message, once a worker stored it (TimeoutError: none did
+    within BOUND). Polled: the database tells no one when a row comes."""
+    async with asyncio.timeout(BOUND):
+        while (table := (await storage.refs(game)).get("tg:table")) is None:
+            await asyncio.sleep(0.1)
+    return int(table)
 
 
 def history(api: FakeBotAPI, chat: int, last: int = 24, around: float | None = None) -> str:
