@@ -618,13 +618,17 @@ class Sender:
         version: int = 0,
         *,
         fresh: bool = False,
+        sent_elsewhere: bool = False,
         low: bool = False,
         strict: bool = False,
     ) -> asyncio.Future[Any]:
         """Show `render()` in the slot's message, replacing any update still queued for it.
 
         `fresh`: as a new message at the bottom of the chat, the old one deleted (a queued
-        update that is replaced keeps this wish). `strict`: see `send`."""
+        update that is replaced keeps this wish). `sent_elsewhere`: another process sends this
+        state as a new message (a turn it claimed): a new message still queued here for an
+        older state (an earlier turn) is only an edit now, or the chat would get two.
+        `strict`: see `send`."""
         loop_future: asyncio.Future[Any]
         if version < slot.version:
             loop_future = asyncio.get_running_loop().create_future()
@@ -633,7 +637,7 @@ class Sender:
         slot.version = version
         if slot.pending is not None:
             slot.pending.render = render
-            slot.pending.fresh = slot.pending.fresh or fresh
+            slot.pending.fresh = (slot.pending.fresh and not sent_elsewhere) or fresh
             slot.pending.low = slot.pending.low and low
             return self._future(slot.pending, strict)
         op = _Op(slot.chat_id, slot=slot, render=render, fresh=fresh, low=low)

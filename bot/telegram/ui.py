@@ -500,8 +500,10 @@ class TelegramUI:
         own = await self.service.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it, by one process.
         ping = began and view.is_turn and not fresh and _switch(own, TURN_PING)
+        elsewhere = False  # another process sends this turn's hand new
         if ping and self.converge:  # other processes publish too (webhook workers)
             ping = await self._claim_turn(view)
+            elsewhere = not ping
         if ping and self.converge and slot.stored_id is not None:
             # The message it replaces is the stored one: another process may have sent the hand
             # new since this one looked (an earlier turn), and that one must go, not stay.
@@ -518,7 +520,9 @@ class TelegramUI:
                 text = "\n".join(lines) + "\n\n" + text
             return self._hand_content(view, text, pictures), hand_keyboard(self.r, view)
 
-        future = self.sender.update(slot, render, view.version, fresh=ping, strict=strict)
+        future = self.sender.update(
+            slot, render, view.version, fresh=ping, sent_elsewhere=elsewhere, strict=strict
+        )
         if self.converge:
             return self._then_converge(future, partial(self._converge_hand, view))
         return future

@@ -156,6 +156,41 @@ async def test_a_turn_replaces_the_hand_another_process_sent_since(
         )
 
 
+async def test_a_new_hand_queued_for_an_earlier_turn_is_not_sent_beside_another_process_s(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """A process's new hand message for one turn waits in its queue (a call to that chat is
+    out) while the person's next turn begins, claimed and sent new by another process. When
+    the first process publishes that next turn too, its queued message is only an edit now:
+    the person gets one new message, not two."""
+    service, chat, users, first, second = two_workers
+    earlier = await _turn_for(service, chat, users)
+    player = users[str(earlier.turn_began)]
+    # A call of the second process to that private chat is out, unanswered.
+    held = api.hold(["editMessageReplyMarkup"], [player.id])
+    hand = api.last_message(player.id)
+    second.sender.remove_keyboard(player.id, hand.message_id)
+    await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
+    await second.publish(earlier)  # this turn's new hand queues behind it
+    # The person plays, the other one too: their turn again, published by the first process.
+    later = earlier
+    while later is earlier or later.turn_began != earlier.turn_began:
+        later = await _turn_for(service, chat, users)
+        await first.publish(later)
+        await first.settle()
+    since = len(api.calls(chat_id=player.id))
+    await second.publish(later)  # (a re-delivery of that turn's entry)
+    api.resume_holds()
+    for worker in (first, second):
+        await worker.settle()
+    sent = _hand_sends(api, player, since)
+    assert sent == [], f"the second process sent the hand new as well: {sent}"
+    live = [m.message_id for m in api.messages(player.id) if m.from_bot and m.buttons]
+    assert later.table is not None
+    stored = await service.refs.get(later.table.game_id, f"tg:hand:{player.id}")
+    assert live == [int(stored or 0)], f"hand messages with buttons {live}, stored {stored}"
+
+
 async def test_an_edit_refused_while_the_hand_was_taken_over_gives_up_the_old_message(
     api: FakeBotAPI, two_workers: Setup
 ) -> None:
