@@ -175,7 +175,10 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                 # Every game replays from its deal, with every card once after every move.
                 problem = replay_problem(rec, [(e.actor, e.action) for e in log])
                 assert problem is None, (
-                    f"game {game}: {problem}\nrefused presses:\n{table.refused(game)}"
+                    f"game {game}: {problem}\nrefused presses:\n{table.refused(game)}\n"
+                    + "\n".join(
+                        f"chat {u.id}, its last calls:\n{history(api, u.id)}" for u in table.users
+                    )
                 )
                 # Every acknowledged move is stored, and no press was applied twice.
                 for user in table.users:
