@@ -177,7 +177,8 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                 assert problem is None, (
                     f"game {game}: {problem}\nrefused presses:\n{table.refused(game)}\n"
                     + "\n".join(
-                        f"chat {u.id}, its last calls:\n{history(api, u.id)}" for u in table.users
+                        f"chat {u.id}, about the game:\n{history(api, u.id, 40, game=game)}"
+                        for u in table.users
                     )
                 )
                 # Every acknowledged move is stored, and no press was applied twice.
@@ -266,13 +267,26 @@ async def stored_table(storage: PostgresStorage, game: int) -> int:
     return int(table)
 
 
-def history(api: FakeBotAPI, chat: int, last: int = 24, around: float | None = None) -> str:
-    """The bot's calls about a chat, the last ones or those within 2 s of `around`: when each
-    arrived, what it did to which message, the first button's data, and the answer (for a
-    check that failed)."""
+def history(
+    api: FakeBotAPI,
+    chat: int,
+    last: int = 24,
+    around: float | None = None,
+    game: int | None = None,
+) -> str:
+    """The bot's calls about a chat, the last ones, those within 2 s of `around`, or those
+    about a game's hand (its buttons; deletions and buttons taken away too): when each
+    arrived, from which worker, what it did to which message, the first button's data, and
+    the answer (for a check that failed)."""
     calls = api.calls(chat_id=chat)
     if around is not None:
         calls = [c for c in calls if abs(c.arrived - around) < 2.0]
+    if game is not None:
+        calls = [
+            c for c in calls
+            if f"h:{game}:" in str(c.params.get("reply_markup"))
+            or c.method in ("deleteMessage", "editMessageReplyMarkup")
+        ]  # fmt: skip
     lines = []
     for c in calls[-last:]:
         result = c.result if isinstance(c.result, dict) else {}
