@@ -242,7 +242,7 @@ def check_one_table(
     between Telegram taking the message and the message's id being stored, a window no bot can
     close, and the outbox's re-delivery sent the table again."""
     listed = _listed(sends(api, group))
-    assert sent, f"game {game}: no table sent (stored {table_id}); the group's sends: {listed}"
+    assert sent, f"game {game}: no table sent (stored {table_id}); the group's sends:\n{listed}"
     stored = [c for c in sent if c.result["message_id"] == table_id]
     others = [c for c in sent if c.result["message_id"] != table_id]
     live = [c for c in others if not api.message(group, c.result["message_id"]).deleted]
@@ -274,10 +274,9 @@ def history(
     around: float | None = None,
     game: int | None = None,
 ) -> str:
-    """The bot's calls about a chat, the last ones, those within 2 s of `around`, or those
-    about a game's hand (its buttons; deletions and buttons taken away too): when each
-    arrived, from which worker, what it did to which message, the first button's data, and
-    the answer (for a check that failed)."""
+    """The bot's calls about a chat (for a check that failed), listed by `_listed`: the last
+    ones, those within 2 s of `around`, or those about a game's hand (its buttons; deletions
+    and buttons taken away too)."""
     calls = api.calls(chat_id=chat)
     if around is not None:
         calls = [c for c in calls if abs(c.arrived - around) < 2.0]
@@ -287,8 +286,14 @@ def history(
             if f"h:{game}:" in str(c.params.get("reply_markup"))
             or c.method in ("deleteMessage", "editMessageReplyMarkup")
         ]  # fmt: skip
+    return _listed(calls[-last:])
+
+
+def _listed(calls: list[ApiCall]) -> str:
+    """One line per call: when it arrived, from which worker, what it did to which message,
+    the first button's data, and the answer."""
     lines = []
-    for c in calls[-last:]:
+    for c in calls:
         result = c.result if isinstance(c.result, dict) else {}
         target = c.params.get("message_id") or result.get("message_id")
         text = str(c.params.get("text") or c.params.get("caption") or "")
@@ -302,14 +307,6 @@ def history(
 def events() -> list[tuple[int, str, float]]:
     """When each worker was started and killed (the fake's clock)."""
     return [(w.port, what, round(at, 2)) for w in WORKERS for what, at in w.events]
-
-
-def _listed(calls: list[ApiCall]) -> list[tuple[float, int, str]]:
-    """When each message reached the group, its id, and how its text begins."""
-    return [
-        (round(c.arrived, 2), c.result["message_id"], str(c.params.get("text") or "")[:40])
-        for c in calls
-    ]
 
 
 def shows(api: FakeBotAPI, chat: int, message_id: int, text: str) -> bool:
