@@ -264,7 +264,7 @@ class TelegramApp:
     async def _redeliver(self, out: Outcome) -> None:
         """An outbox entry another process (or an earlier one) left unsent."""
         assert self.ui is not None
-        await self.ui.publish(out, wait=False)
+        await self.ui.redeliver(out)
 
     async def _group_budget(self, chat_id: int, low: bool) -> float | Land:
         """A slot of the group's budget, shared with the bot's other processes. Its call may be

@@ -250,15 +250,31 @@ class TelegramUI:
         if game is None:  # its refs are read now
             game = await self._game(game_id)
         elif game.version < 0 or version > game.version + 1:  # (< 0: read for a hand alone)
-            refs = await self.service.refs.all(game_id)
-            game.refs.update(refs)
-            for key, slot in game.slots.items():
-                stored = game.refs.get(key)
-                if stored:
-                    slot.take_over(int(stored))
-                else:
-                    slot.shown = None
+            await self._reread(game_id, game)
         game.version = max(game.version, version)
+
+    async def _reread(self, game_id: int, game: _Game) -> None:
+        """The game's message ids read again from the refs, and what each message shows
+        forgotten: other processes may have sent or edited them since this one did."""
+        game.refs.update(await self.service.refs.all(game_id))
+        for key, slot in game.slots.items():
+            stored = game.refs.get(key)
+            if stored:
+                slot.take_over(int(stored))
+            else:
+                slot.shown = None
+
+    async def redeliver(self, out: Outcome) -> None:
+        """An outbox entry that another process (or this one, earlier) left unfinished: it may
+        have been killed after its edits reached Telegram and before it looked for a newer
+        state (`_converge`), so its messages may show an older state than this process
+        remembers showing. What they show is forgotten first: each is edited again, not
+        skipped as unchanged (a finished game's table, or a hand with its turn's buttons, left
+        one move behind for good)."""
+        game_id = None if out.outbox is None else out.outbox.game_id
+        if game_id is not None and game_id in self._games:
+            await self._reread(game_id, self._games[game_id])
+        await self.publish(out, wait=False)
 
     # ------------------------------------------------------------------ publishing
 
@@ -578,19 +594,21 @@ class TelegramUI:
 
         return self.sender.update(slot, render, view.version)
 
-    async def refused_press(self, game_id: int, player: str, message_id: int) -> None:
-        """A press on the hand message `message_id` was refused (stale, out of turn): make sure
-        that message is not pressed in vain again. The outcome's publish that follows shows
-        the hand.
+    async def hand_pressed(self, game_id: int, player: str, message_id: int) -> None:
+        """A press on the hand message `message_id` that shows the hand again, not a new state
+        of the game: a refused move (stale, out of turn), a step (a wild's colors, back, a
+        page), a step's stale button. Make sure the hand shown next is shown on the message
+        pressed or a newer one, and that no older message is pressed in vain again.
 
         A message older than the hand loses its buttons. With other processes publishing too
         (`converge`), this process's memory may be behind, so the hand is read from the store,
         and the newest of the pressed, the stored and the remembered message is the hand (a
         newer one than the stored is a hand another process sent new and has not stored yet,
         or never will: it was killed in between). It is stored, this process edits it from now
-        on, and what it shows is forgotten, so the publish edits it; the older ones lose their
-        buttons. Left alone, a hand message nobody knew kept its stale buttons at the bottom
-        of the chat, pressed and refused until the turn timer ran out."""
+        on, and what it shows is forgotten, so the show that follows edits it; the older ones
+        lose their buttons. What it shows is not known: another process may have edited it
+        since this one did (its step, or its older state landing late), and a show skipped as
+        unchanged left a stale hand pressed and refused until the turn timer ran out."""
         key = hand_ref(player)
         if not self.converge:
             current = self.hand_message_id(game_id, player)

@@ -19,7 +19,8 @@ from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup
 
-from bot.buttons import HandKey, parse
+from bot import steps
+from bot.buttons import BACK, HandKey, parse
 from bot.service import Outcome, UnoService, User
 from bot.storage import Storage
 from bot.telegram.callbacks import hand_data
@@ -29,6 +30,7 @@ from bot.telegram.routers.play import hand_button
 from bot.telegram.sender import Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
+from bot.views import HandView
 from tests.telegram.conftest import SETTLE_TIMEOUT, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
 from tests.telegram.players import hand_acts
@@ -350,3 +352,95 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
     assert hand_acts(shown) != pressable
     assert not next(m for m in api.messages(player.id) if m.message_id == stored).buttons
     assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(orphan.message_id)
+
+
+async def _older_edit_lands_late(
+    api: FakeBotAPI, service: UnoService, chat: str, users: dict[str, FakeUser], second: Worker
+) -> tuple[FakeUser, HandView, Outcome]:
+    """The player's turn, then their move, both published by the second process (which so
+    remembers showing the newer hand); then the first process's edit of the older hand (its
+    turn's, with its buttons) lands on that message: it waited on its way, and that process
+    was killed before it looked for a newer state. Returns the player, the older hand and the
+    outcome of the move."""
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    await second.publish(out)
+    await second.settle()
+    older = out.hands[me.id]
+    moved = await service.act(
+        me, older.action_for(older.choices[0].key)[0], chat_key=chat, version=older.version
+    )
+    assert moved.ok, moved.error
+    await second.publish(moved)
+    await second.settle()
+    hand = api.last_message(player.id)
+    keyboard = hand_keyboard(renderer(), older)
+    assert keyboard is not None
+    await second.sender.bot.edit_message_text(
+        chat_id=player.id,
+        message_id=hand.message_id,
+        text="older hand",
+        reply_markup=InlineKeyboardMarkup.model_validate_json(keyboard),
+    )
+    return player, older, moved
+
+
+def _shows_hand_in_force(api: FakeBotAPI, player: FakeUser, now: HandView) -> bool:
+    shown = api.last_message(player.id)
+    in_force = hand_keyboard(renderer(), now)
+    wanted = [] if in_force is None else json.loads(in_force)["inline_keyboard"]
+    return shown.buttons == [b for row in wanted for b in row]
+
+
+async def test_a_stale_step_button_shows_the_hand_on_a_message_another_process_edited_since(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """A hand message shows an older state than the process taking the press remembers
+    showing there (another process's edit landed after its own). The player presses a step's
+    button of that older state (a wild's colors): refused as stale, and the hand in force is
+    shown there. Before, the process skipped the edit as unchanged, and the stale buttons
+    stayed, pressed in vain until the turn timer ran out (seen in the multi-process test)."""
+    service, chat, users, _first, second = two_workers
+    player, older, _ = await _older_edit_lands_late(api, service, chat, users, second)
+    message = api.last_message(player.id)
+    await _press(
+        api, second, service, player, message.message_id,
+        hand_data(older.game_id, older.version, "pick play wild"),
+    )  # fmt: skip
+    await second.settle()
+    me = User(str(player.id), player.first_name)
+    now = (await service.hand(me, chat_key=chat)).hands[me.id]
+    assert now.version != older.version
+    assert api.last_message(player.id).message_id == message.message_id
+    assert _shows_hand_in_force(api, player, now), "the pressed hand is still the older one"
+
+
+async def test_back_from_a_step_another_process_showed_shows_the_hand_again(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """The player opens a wild's colors through one process and goes back through another,
+    which remembers showing the hand's first level on that message: it shows it again. Before,
+    it skipped the edit as unchanged, and the colors stayed where the hand should be."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    view = out.hands[str(player.id)]
+    await second.publish(out)
+    await second.settle()
+    message = api.last_message(player.id)
+    first_level = hand_acts(message)
+    pick = next(option.act for option in steps.options(view) if option.opens)
+    await _press(
+        api, first, service, player, message.message_id,
+        hand_data(view.game_id, view.version, pick),
+    )  # fmt: skip
+    await first.settle()
+    assert hand_acts(api.last_message(player.id)) != first_level, "no colors shown"
+    await _press(
+        api, second, service, player, message.message_id,
+        hand_data(view.game_id, view.version, BACK),
+    )  # fmt: skip
+    await second.settle()
+    assert api.last_message(player.id).message_id == message.message_id
+    assert _shows_hand_in_force(api, player, view), "the colors are still shown"

@@ -22,7 +22,7 @@ from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.methods.base import Response
 
 from bot.delivery import Delivery, Send
-from bot.service import Outcome, UnoService
+from bot.service import Outcome, UnoService, User
 from bot.storage import SendSlot, Storage
 from bot.telegram.app import TelegramApp
 from bot.telegram.common import PREFIX, chat_key
@@ -30,7 +30,7 @@ from bot.telegram.sender import NETWORK_ATTEMPTS, RateLimit
 from tests.telegram.conftest import SETTLE_TIMEOUT, Harness, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI
 from tests.telegram.test_hand_race import Worker as BotWorker
-from tests.telegram.test_hand_race import _turn_for
+from tests.telegram.test_hand_race import _older_edit_lands_late, _shows_hand_in_force, _turn_for
 from tests.telegram.test_lobby_race import Worker
 
 
@@ -285,5 +285,39 @@ async def test_an_entry_is_finished_only_once_its_process_looked_for_a_newer_tab
         await delivery.settled(SETTLE_TIMEOUT)
         assert outbox_rows(database)[-1][1] is not None
     finally:
+        await worker.close()
+        await storage.close()
+
+
+async def test_a_redelivered_entry_edits_what_its_process_remembers_showing(
+    api: FakeBotAPI, tmp_path: Path
+) -> None:
+    """A process re-delivers an outbox entry another process left unfinished: that one was
+    killed after its edit of an older hand landed over this process's newer one, and before
+    it looked for a newer state. The hand in force is shown again, though this process
+    remembers showing it on that message. Before, the edit was skipped as unchanged, and the
+    older hand stayed shown with its buttons, pressed in vain."""
+    database = tmp_path / "uno.sqlite3"
+    storage = await Storage.open(database)
+    service = UnoService(storage, seed=lambda: 1)
+    worker = BotWorker(api, service)
+    worker.ui.delivery = delivery = Delivery(service.outbox, PREFIX)
+    try:
+        group, users = await worker.deal_for_two(service)
+        chat = chat_key(group.id)
+        player, _, _ = await _older_edit_lands_late(api, service, chat, users, worker)
+        await delivery.settled(SETTLE_TIMEOUT)
+        [*_, (entry, sent, _)] = outbox_rows(database)
+        assert sent is not None
+        unsend(database, entry)
+        finished = delivery.finished
+        await delivery.start(worker.ui.redeliver)
+        await asyncio.wait_for(delivery.wait_finished(finished + 1), SETTLE_TIMEOUT)
+        await worker.settle()
+        me = User(str(player.id), player.first_name)
+        now = (await service.hand(me, chat_key=chat)).hands[me.id]
+        assert _shows_hand_in_force(api, player, now), "the older hand is still shown"
+    finally:
+        await delivery.stop()
         await worker.close()
         await storage.close()

@@ -46,9 +46,9 @@ async def hand_button(
     # The chat of a game the adapter has shown saves the service a lookup by id.
     pressed = await steps.press(service, user, key, chat_key=ui.chat_key_of(key.game))
     out, hand = pressed.out, pressed.hand
+    if hand is not None and not (pressed.moved and out.ok):
+        await ui.hand_pressed(key.game, user.id, message.message_id)  # shown again below
     if pressed.moved:
-        if out.error is not None and hand is not None:
-            await ui.refused_press(key.game, user.id, message.message_id)
         await ui.publish(out)
     elif hand is not None and pressed.step is not None:
         await ui.settle(await ui.show_step(hand, out.names, pressed.step))
