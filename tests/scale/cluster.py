@@ -172,7 +172,7 @@ class Press:
     game: int
     act: str
     query: str
-    began: float
+    began: float  # the fake's clock (time.monotonic)
     answered: float | None = None
     alert: str | None = None
     message: int | None = None  # the id of the message whose button it was
@@ -222,10 +222,10 @@ class Table:
         game = int(data.split(":")[1])
         since = self.api.call_count
         query = self.api.press(user, msg.chat, msg.message_id, data, strict=False)
-        press = Press(user.id, game, act, query, time.perf_counter(), message=msg.message_id)
+        press = Press(user.id, game, act, query, time.monotonic(), message=msg.message_id)
         self.presses.append(press)
         call = await self.api.wait_for(_answer_of(query), BOUND, since=since)
-        press.answered = time.perf_counter()
+        press.answered = time.monotonic()
         text = call.params.get("text")
         press.alert = str(text) if text else None
         return press
@@ -313,13 +313,14 @@ class Table:
         ]
         return "\n".join(lines) or f"  update {update} never POSTed"
 
-    def refused(self, game: int, last: int = 12) -> str:
-        """The last presses of `game` the bot refused (for a check that failed: a person
-        pressing a button in vain until a timer ran out shows here)."""
+    def presses_of(self, game: int, last: int = 30) -> str:
+        """The last presses of `game`, when each was made (the fake's clock) and how the bot
+        answered (for a check that failed: a person pressing a button in vain until a timer
+        ran out shows here)."""
         lines = [
-            f"  user {p.user} message {p.message} {p.act!r}: {p.alert}"
+            f"  {p.began:.3f} user {p.user} message {p.message} {p.act!r}: {p.alert or 'taken'}"
             for p in self.presses
-            if p.game == game and p.alert is not None
+            if p.game == game
         ]
         return "\n".join(lines[-last:]) or "  (none)"
 

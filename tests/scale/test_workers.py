@@ -175,7 +175,7 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                 # Every game replays from its deal, with every card once after every move.
                 problem = replay_problem(rec, [(e.actor, e.action) for e in log])
                 assert problem is None, (
-                    f"game {game}: {problem}\nrefused presses:\n{table.refused(game)}\n"
+                    f"game {game}: {problem}\nthe last presses:\n{table.presses_of(game)}\n"
                     + "\n".join(
                         f"chat {u.id}, about the game:\n{history(api, u.id, 40, game=game)}"
                         for u in table.users
