@@ -23,14 +23,11 @@ stored, whose outbox entry another worker then delivers again (`check_one_table`
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import time
 from collections import Counter
 from functools import partial
 from pathlib import Path
-
-import pytest
 
 from bench.crash import replay_problem
 from bot.i18n import get_i18n
@@ -64,13 +61,6 @@ WORKER_SETTINGS = {
 }
 
 
-@pytest.mark.skipif(
-    not os.environ.get("UNO_SCALE_TEST"),
-    reason="not yet reliable under load (run it with UNO_SCALE_TEST=1): after the last fix 54 "
-    "of 55 loaded runs passed; the other had a wild's color step refused as stale twice and "
-    "then no turn shown until the 90 s timer ran out, not traced yet; see the README, Running "
-    "at scale",
-)
 async def test_three_workers_one_killed_play_twenty_games(
     postgres_url: str, tmp_path: Path
 ) -> None:
