@@ -139,7 +139,7 @@ def test_only_listed_actions_in_every_phase(level: Level, name: str, rules: Rule
             expected.add("answer")
         if rules.seven_zero:
             expected.add("swap")
-    for seed in range(60):
+    for seed in range(80):
         n = 2 + seed % 5
         players = [f"p{i}" for i in range(n)]
         baseline = (_careless, random_player, greedy_player)[seed % 3]
