@@ -12,7 +12,9 @@ else accept, never challenge, and jump in whenever they can under `house`):
   rotated), the three baselines in the others. Both levels play the same N deals. Every player
   has its own `random.Random` seeded from the round and the seat; the table
   (`core.ai.arena.play_round`) asks everyone but the current player for out-of-turn actions in an
-  order drawn from a table rng (seeded by the round), after every action.
+  order drawn from a table rng (seeded by the round), after every action. Every action is shown
+  to the table's memory (`core.ai.memory`: who was seen unable to play on what) before it is
+  applied, as the bot does; only the strong level reads it.
 - The share of rounds the computer player wins, with a 95 % Wilson score interval. Four equal
   players would each win 25 %.
 - For the strong level, the CPU time (`time.process_time`) of every `choose_action` call it makes
@@ -39,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from core.actions import Action
-from core.ai import Level, choose_action
+from core.ai import Level, Memory, choose_action
 from core.ai.arena import Policy, play_round
 from core.ai.baselines import greedy_player, random_player
 from core.game import Game
@@ -58,12 +60,12 @@ class Result:
     times: list[float] = dataclasses.field(default_factory=list)
 
 
-def _computer(level: Level, times: list[float]) -> Policy:
+def _computer(level: Level, memory: Memory, times: list[float]) -> Policy:
     def play(game: Game, player: str, rng: random.Random) -> Action | None:
         if player != game.current_player:
-            return choose_action(game, player, rng, level)
+            return choose_action(game, player, rng, level, memory)
         start = time.process_time()
-        action = choose_action(game, player, rng, level)
+        action = choose_action(game, player, rng, level, memory)
         times.append(time.process_time() - start)
         return action
 
@@ -76,13 +78,14 @@ def run_chunk(task: tuple[str, str, str, int, int]) -> tuple[str, str, str, Resu
     level = Level(level_name)
     rules = dataclasses.replace(Rules.preset(preset), target=1)
     result = Result()
-    computer = _computer(level, result.times)
     for i in range(start, stop):
         me = PLAYERS[i % len(PLAYERS)]
+        memory = Memory()  # what the table sees, fed with every move (only `strong` reads it)
+        computer = _computer(level, memory, result.times)
         policies = {p: computer if p == me else BASELINES[baseline] for p in PLAYERS}
         rngs = {p: random.Random(f"{i}:{p}") for p in PLAYERS}
         game = Game.new(PLAYERS, rules, seed=i)
-        winner = play_round(game, policies, rngs, random.Random(i))
+        winner = play_round(game, policies, rngs, random.Random(i), observe=memory.observe)
         result.wins += winner == me
         result.rounds += 1
     if level is not Level.STRONG:

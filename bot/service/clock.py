@@ -188,9 +188,8 @@ class Clock:
         settings = await work.settings()
         events: list[Event] = []
         log: list[LogEntry] = []
-        level = match.table.bot_level
-        if computer.want_to_act(game, level):
-            computer.play(game, level, events, log)
+        if computer.want_to_act(game, match.table):
+            computer.play(game, match.table, events, log)
         elif settings.timer is None:
             # The timer was switched off after this deadline was set: nobody times out.
             self.alarms.arm(chat_key, None)

@@ -16,7 +16,7 @@ from bot.deadlines import Turn
 from bot.service.outcome import public_event
 from bot.storage import GameRecord
 from bot.views import BOT_PREFIX, hand_signature, is_bot
-from core.ai import Level
+from core.ai import Level, Memory
 from core.events import Event, event_from_dict, event_to_dict
 from core.game import Game
 
@@ -77,6 +77,9 @@ class TableState:
     hand_ver: dict[str, int] = field(default_factory=dict)  # the version it was drawn at
     turn: Turn | None = None
     bot_level: Level = Level.EASY  # chosen in the lobby's settings, fixed when the game starts
+    # What the table has seen of the hands this round (who could not play on what): the strong
+    # computer players read it, every move updates it before it is applied.
+    seen: Memory = field(default_factory=Memory)
 
     def remember(self, events: list[Event]) -> None:
         """Keep the last public events for the table (drawn cards only as a count)."""
@@ -168,6 +171,7 @@ def meta_from_dict(meta: dict[str, Any]) -> tuple[Lobby, TableState]:
         hand_ver={str(k): int(v) for k, v in meta.get("hand_ver", {}).items()},
         turn=Turn.from_dict(meta.get("turn")),
         bot_level=Level(meta.get("bot_level", Level.EASY.value)),
+        seen=Memory.from_dict(meta.get("seen", {})),
     )
     return lobby, table
 
@@ -185,6 +189,7 @@ def meta_to_dict(lobby: Lobby, table: TableState) -> dict[str, Any]:
         "hand_sig": dict(table.hand_sig),
         "hand_ver": dict(table.hand_ver),
         "bot_level": table.bot_level.value,
+        "seen": table.seen.to_dict(),
     }
     if table.turn is not None:
         meta["turn"] = table.turn.to_dict()

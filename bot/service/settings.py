@@ -115,7 +115,5 @@ class SettingsCases:
         assert game is not None
         turn = fresh_turn(game, timer, self.uow.clock())
         match.table.turn = turn
-        bots_first = (
-            computer.want_to_act(game, match.table.bot_level) and match.deadline is not None
-        )
+        bots_first = computer.want_to_act(game, match.table) and match.deadline is not None
         await work.restart_turn(match, match.deadline if bots_first else turn.deadline)

@@ -464,7 +464,7 @@ class Work:
             return None
         now = self.uow.clock()
         match.table.turn = next_turn(match.table.turn, game, events, settings.timer, now)
-        if computer.want_to_act(game, match.table.bot_level):
+        if computer.want_to_act(game, match.table):
             return now + self.uow.bot_delay
         return match.table.turn.deadline
 

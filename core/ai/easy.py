@@ -42,8 +42,10 @@ from dataclasses import dataclass
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.cards import COLORS, WILD_FOUR, Card, Color, Kind, standard_deck
+from core.ai.memory import Memory
+from core.cards import ALL_CARDS, COLORS, WILD_FOUR, Card, Color, Kind, standard_deck
 from core.game import Game
+from core.rules import Scoring
 
 # Cards of each color in a standard deck: one 0 and two each of 1-9, Skip, Reverse, Draw Two.
 CARDS_PER_COLOR = 25
@@ -92,6 +94,14 @@ class Style:
     # only answer to a Draw Two (and, of the right color, to a Wild Draw Four under
     # `defend_wild_four`): playing it while the next player is not close costs this much.
     keep_defence: float = 0.0
+    # The weight of the next player's chance to be stuck when naming a wild's color (`block`
+    # is that of choosing a card). It reads the plain unseen cards, never what is remembered
+    # of the next player: that would pull the color towards one the next player lacks and we
+    # hold little of, and a color we can follow ourselves is worth more.
+    wild_block: float = 0.0
+    # Shed points only while they can still count: not in a round whose winner wins the match
+    # whatever the points (`points_count`).
+    mind_target: bool = False
 
 
 EASY = Style()
@@ -160,11 +170,14 @@ class _View:
     __slots__ = (
         "game",
         "hand",
+        "memory",
         "n",
+        "next_known",
         "next_size",
         "opponent_cards",
         "opponent_min",
         "player",
+        "points_count",
         "prev_size",
         "sizes",
         "style",
@@ -172,16 +185,22 @@ class _View:
         "unseen_total",
     )
 
-    def __init__(self, game: Game, player: str, style: Style) -> None:
+    def __init__(self, game: Game, player: str, style: Style, memory: Memory | None) -> None:
         self.game = game
+        self.memory = memory
         self.style = style
+        self.points_count = not style.mind_target or points_count(game)
         self.player = player
         self.hand: list[Card] = game.hands[player]
         self.sizes = game.hand_sizes()
         players = game.players
         self.n = len(players)
         idx = players.index(player)
-        self.next_size = self.sizes[players[(idx + game.direction) % self.n]]
+        following = players[(idx + game.direction) % self.n]
+        self.next_size = self.sizes[following]
+        # What is remembered of the next player's cards, as layers: (k, cards) says that their
+        # first k cards, beyond the previous layer's, are none of `cards`.
+        self.next_known = known_layers(memory, following)
         self.prev_size = self.sizes[players[(idx - game.direction) % self.n]]
         self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
         self.opponent_cards = sum(self.sizes.values()) - len(self.hand)
@@ -193,20 +212,56 @@ class _View:
             self.unseen.subtract(game.discard)
         self.unseen_total = max(sum(self.unseen.values()), 1)
 
-    def stuck(self, card: Card, color: Color) -> float:
+    def stuck(self, card: Card, color: Color, remembered: bool = True) -> float:
         """The chance that the next player holds nothing playable on `card` in `color`, were
-        their cards a random draw from the unseen ones (hypergeometric)."""
-        m = 0
-        for c, count in self.unseen.items():
-            if count > 0 and (c.is_wild or c.color is color or c.face == card.face):
-                m += count
+        their cards a random draw from the unseen ones (hypergeometric), those the table saw
+        them unable to play (`core.ai.memory`) outside what they could not play then."""
+        follows = card.playable_on[color]
+        layers = self.next_known if remembered else []
+        chance, dealt = _known_none(self.unseen, follows, layers, self.next_size)
         u = self.unseen_total
-        chance = 1.0
-        for i in range(self.next_size):
-            if u - i <= 0:
-                break
-            chance *= max(u - m - i, 0) / (u - i)
-        return chance
+        m = sum(n for c, n in self.unseen.items() if n > 0 and c in follows)
+        return chance * _none_of(u, m, self.next_size - dealt)
+
+
+Layers = list[tuple[int, frozenset[Card]]]
+
+
+def known_layers(memory: Memory | None, player: str) -> Layers:
+    """What `memory` holds of `player`'s cards, as layers: (k, cards) says that their first k
+    cards, beyond the previous layer's, are none of `cards`."""
+    facts = memory.of(player) if memory is not None else []
+    layers: Layers = []
+    for i, fact in enumerate(reversed(facts)):  # narrowest first
+        wider = facts[: len(facts) - i]
+        layers.append((fact.count, frozenset().union(*(f.excluded for f in wider))))
+    return layers
+
+
+def _known_none(
+    unseen: Counter[Card], wanted: frozenset[Card], layers: Layers, size: int
+) -> tuple[float, int]:
+    """The chance that the cards `layers` cover (of a hand of `size`) hold none of `wanted`,
+    and how many cards they cover."""
+    chance = 1.0
+    dealt = 0
+    for count, forbidden in layers:
+        pool = [(c, n) for c, n in unseen.items() if n > 0 and c not in forbidden]
+        u = sum(n for _, n in pool)
+        m = sum(n for c, n in pool if c in wanted)
+        chance *= _none_of(u, m, min(count, size) - dealt)
+        dealt = min(count, size)
+    return chance, dealt
+
+
+def _none_of(u: int, m: int, k: int) -> float:
+    """The chance that `k` cards drawn from `u`, `m` of them wanted, hold none wanted."""
+    chance = 1.0
+    for i in range(k):
+        if u - i <= 0:
+            break
+        chance *= max(u - m - i, 0) / (u - i)
+    return chance
 
 
 def turn_action(
@@ -215,9 +270,11 @@ def turn_action(
     legal: list[Action],
     rng: random.Random | None,
     style: Style = EASY,
+    memory: Memory | None = None,
 ) -> Action:
-    """The move on one's own turn, always one of `legal` (both levels start from it)."""
-    action = _turn_choice(game, player, legal, rng, style)
+    """The move on one's own turn, always one of `legal` (both levels start from it; only the
+    strong one remembers: `core.ai.memory`)."""
+    action = _turn_choice(game, player, legal, rng, style, memory)
     if action.type is ActionType.PLAY and action not in legal:
         # Seven-zero: a 7 names whom to swap hands with; take the smallest hand.
         sizes = game.hand_sizes()
@@ -232,8 +289,9 @@ def _turn_choice(
     legal: list[Action],
     rng: random.Random | None,
     style: Style,
+    memory: Memory | None,
 ) -> Action:
-    view = _View(game, player, style)
+    view = _View(game, player, style, memory)
     if game.current_color is None:
         # The first flipped card was a wild: name the color we hold most of.
         return A.CHOOSE[best_color(view.hand, rng)]
@@ -288,9 +346,19 @@ def _wild_color(view: _View, card: Card, rest: list[Card]) -> Color:
 
     def value(color: Color) -> float:
         held = counts[color] + sum(c.points for c in rest if c.color is color) / 1000.0
-        return style.color_weight * held + style.block * view.stuck(card, color) * danger
+        chance = view.stuck(card, color, remembered=False)
+        return style.color_weight * held + style.wild_block * chance * danger
 
     return max(COLORS, key=value)
+
+
+def points_count(game: Game) -> bool:
+    """Whether the cards left in the hands may still matter to the match: not when the
+    round's winner, under `winner` scoring, reaches the target with any points at all."""
+    rules = game.rules
+    if rules.scoring is not Scoring.WINNER:
+        return True
+    return any(score + 1 < rules.target for score in game.scores_.values())
 
 
 def holds_color(hand: Sequence[Card], color: Color | None) -> bool:
@@ -351,7 +419,8 @@ def _score_play(view: _View, card: Card) -> float:
     if style.block:
         score += style.block * view.stuck(card, color) * (3.0 if next_danger else 1.0)
     # Shed points: a little always, much more when someone may go out soon.
-    score += card.points * (0.08 if danger else 0.01)
+    if view.points_count:
+        score += card.points * (0.08 if danger else 0.01)
     if view.game.rules.jump_in and not card.is_wild:
         if style.pair_bonus and card.kind is not Kind.DRAW_TWO and card in rest:
             score += style.pair_bonus
@@ -380,6 +449,7 @@ def _score_play(view: _View, card: Card) -> float:
 
 
 _ATTACKS = (Kind.SKIP, Kind.DRAW_TWO)
+_OF_COLOR = {color: frozenset(c for c in ALL_CARDS if c.color is color) for color in COLORS}
 
 
 def _worth_playing_wild(view: _View, card: Card) -> bool:
@@ -427,7 +497,7 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
     )
     challenge_value = float("-inf")
     if A.CHALLENGE in legal:
-        p = guilt_probability(game, view.player, view.style.bluff_odds)
+        p = guilt_probability(game, view.player, view.style.bluff_odds, view.memory)
         gain = pending.amount + TURN_VALUE + 4 * OPPONENT_CARD
         if game.rules.guilty_takes_back:
             gain += OPPONENT_CARD  # the offender also takes the Wild Draw Four back
@@ -439,7 +509,9 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
     return A.ACCEPT
 
 
-def guilt_probability(game: Game, player: str, bluff_odds: float = 1.0) -> float:
+def guilt_probability(
+    game: Game, player: str, bluff_odds: float = 1.0, memory: Memory | None = None
+) -> float:
     """The chance that the pending Wild Draw Four was a bluff, from public information only.
 
     The offender's hand (the cards they kept when they played it) is a random draw from the
@@ -464,6 +536,13 @@ def guilt_probability(game: Game, player: str, bluff_odds: float = 1.0) -> float
     if m == 0 or k == 0:
         return 0.0
     none = 1.0
+    layers = known_layers(memory, pending.offender)
+    if layers:  # cards the offender was seen unable to play on the old color hold none of it
+        pool: Counter[Card] = Counter(standard_deck(game.rules.creepers))
+        pool.subtract(hand)
+        pool.subtract(game.discard)
+        none, known = _known_none(pool, _OF_COLOR[prev], layers, k)
+        k -= known
     for i in range(k):
         u = unseen - i
         if u <= 0:

@@ -21,6 +21,7 @@ import dataclasses
 import random
 from collections import Counter
 
+from core.ai.memory import Memory, Void
 from core.cards import Card, Color, standard_deck
 from core.game import Game
 
@@ -64,13 +65,26 @@ def unseen_cards(game: Game, me: str) -> list[Card] | None:
 
 
 class Worlds:
-    """Deals worlds for one decision of `me` (the position is copied once, here)."""
+    """Deals worlds for one decision of `me` (the position is copied once, here).
 
-    def __init__(self, game: Game, me: str, unseen: list[Card]) -> None:
+    With a `memory`, each hand is dealt consistently with what is remembered of it: its first
+    cards are drawn from those outside every fact that covers them (`Void.count` cards each),
+    the widest-known hands first; a card no fact forbids comes from anywhere. A hand whose facts
+    cannot be met (the memory was wrong) takes what is left.
+    """
+
+    def __init__(
+        self, game: Game, me: str, unseen: list[Card], memory: Memory | None = None
+    ) -> None:
         self.base = clone(game)
         self.me = me
         self.unseen = unseen
-        self.others = [(p, n) for p, n in game.hand_sizes().items() if p != me]
+        others = [(p, n) for p, n in game.hand_sizes().items() if p != me]
+        self.known: dict[str, list[Void]] = {}
+        if memory is not None:
+            self.known = {p: memory.of(p) for p, _ in others if memory.of(p)}
+        # Hands with facts first, so that the cards they may hold are still there for them.
+        self.others = sorted(others, key=lambda item: item[0] not in self.known)
         pending = game.pending
         self.offender: str | None = None
         self.prev_color: Color | None = None
@@ -87,7 +101,8 @@ class Worlds:
         hands = world.hands
         at = 0
         for player, size in self.others:
-            hand = cards[at : at + size]
+            facts = self.known.get(player)
+            hand = _constrained(cards, at, size, facts) if facts else cards[at : at + size]
             at += size
             hands[player] = hand
             if player == self.offender and world.pending is not None:
@@ -95,3 +110,18 @@ class Worlds:
         world.draw_pile = cards[at:]
         world.seed = rng.randrange(1 << 30)
         return world
+
+
+def _constrained(cards: list[Card], at: int, size: int, facts: list[Void]) -> list[Card]:
+    """Deal `size` cards from `cards[at:]` (shuffled), card j outside every fact with a count
+    above j: the chosen card is swapped to position `at + j`, so `cards[at + size:]` stays the
+    undealt rest."""
+    for j in range(size):
+        forbidden = [f.excluded for f in facts if f.count > j]
+        if forbidden:
+            for k in range(at + j, len(cards)):
+                card = cards[k]
+                if not any(card in excluded for excluded in forbidden):
+                    cards[at + j], cards[k] = card, cards[at + j]
+                    break
+    return cards[at : at + size]

@@ -10,7 +10,9 @@ import pytest
 from bot.service import UnoService
 from bot.service import computer as computer_module
 from bot.storage import Storage
-from core.ai import Level
+from core import actions as A
+from core.ai import Level, Memory
+from core.game import Game
 from tests.service.conftest import ALICE
 
 CHAT = "tg:-4242"
@@ -22,9 +24,9 @@ def levels(monkeypatch: pytest.MonkeyPatch) -> list[Level]:
     asked: list[Level] = []
     real = computer_module.choose_action
 
-    def spy(game: Any, player: str, rng: Any, level: Level = Level.EASY) -> Any:
+    def spy(game: Any, player: str, rng: Any, level: Level = Level.EASY, memory: Any = None) -> Any:
         asked.append(level)
-        return real(game, player, rng, level)
+        return real(game, player, rng, level, memory)
 
     monkeypatch.setattr(computer_module, "choose_action", spy)
     return asked
@@ -75,3 +77,45 @@ async def test_the_level_stays_what_it_was_when_the_game_started(
     levels.clear()
     await _let_robots_move(service)
     assert levels and set(levels) == {Level.EASY}
+
+
+async def test_strong_robots_read_what_the_table_saw_across_moves(
+    service: UnoService, storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person's draw by choice is stored with the game (`meta["seen"]`) and handed to the
+    computer players' next decisions, read back from storage like everything else."""
+    memories: list[Memory] = []
+    real = computer_module.choose_action
+
+    def spy(game: Any, player: str, rng: Any, level: Level, memory: Memory) -> Any:
+        memories.append(memory)
+        return real(game, player, rng, level, memory)
+
+    monkeypatch.setattr(computer_module, "choose_action", spy)
+    assert (await service.new_game(CHAT, ALICE)).ok
+    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots")).ok
+    for _ in range(3):
+        assert (await service.add_bot(CHAT, ALICE)).ok
+    assert (await service.start_game(CHAT, ALICE)).ok
+    for _ in range(50):
+        await _let_robots_move(service, 1)
+        rec = await storage.active_game(CHAT)
+        assert rec is not None and rec.state is not None
+        game = Game.from_dict(rec.state)
+        if game.current_player == ALICE.id and A.DRAW in game.legal_actions(ALICE.id):
+            break
+        move = game.default_action(ALICE.id) if game.current_player == ALICE.id else None
+        if move is not None:
+            assert (await service.act(ALICE, str(move), chat_key=CHAT)).ok
+    else:
+        pytest.fail("Alice never had a turn to draw on")
+    top, color, size = game.discard[-1], game.current_color, len(game.hand(ALICE.id))
+    assert (await service.act(ALICE, "draw", chat_key=CHAT)).ok
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.state is not None
+    assert rec.meta["seen"]["voids"][ALICE.id] == [[str(top), str(color), size]]
+    if Game.from_dict(rec.state).current_player == ALICE.id:
+        assert (await service.act(ALICE, "pass", chat_key=CHAT)).ok  # keeps the drawn card
+    memories.clear()
+    await _let_robots_move(service, 1)
+    assert memories and any(m.of(ALICE.id) for m in memories)
