@@ -3,8 +3,9 @@
 Storage holds a game as an opaque engine state and a `meta` JSON object. This module is the one
 place that knows the keys of that object: `Lobby` (who sits at the table, by what name, and
 who may change it) and `TableState` (what the service remembers between moves: the
-recent public events, the players' hand signatures and versions, the turn timer). Every other
-module works with these typed fields.
+recent public events, the players' hand signatures and versions, the turn timer, the computer
+players' level and what the table has seen of the hands). Every other module works with these
+typed fields.
 """
 
 from __future__ import annotations
