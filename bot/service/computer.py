@@ -1,8 +1,8 @@
 """Computer players and the player who ran out of time: moves made for someone at a deadline.
 
 Pure functions over the engine and the table state (its level for the computer players, and
-what the table has seen of the hands, which every move made here updates like a person's move:
-`bot.service.play`); the clock (`bot.service.clock`) decides when they run, and the unit of work
+what the table has seen of the hands: every move goes through `TableState.apply`, as a
+person's does); the clock (`bot.service.clock`) decides when they run, and the unit of work
 commits what they did like any other move.
 """
 
@@ -52,8 +52,7 @@ def play(game: Game, table: TableState, events: list[Event], log: list[LogEntry]
                 continue
             move = choice(game, bot, table)
             if move is not None:
-                table.seen.observe(game, bot, move)
-                events += game.apply(bot, move)
+                events += table.apply(game, bot, move)
                 log.append(LogEntry(bot, str(move)))
                 acted = True
                 break
@@ -62,8 +61,7 @@ def play(game: Game, table: TableState, events: list[Event], log: list[LogEntry]
                 return
             move = choice(game, current, table) or game.default_action(current)
             assert move is not None
-            table.seen.observe(game, current, move)
-            events += game.apply(current, move)
+            events += table.apply(game, current, move)
             log.append(LogEntry(current, str(move)))
         if any(game.legal_actions(p) for p in game.players if not is_bot(p)):
             return

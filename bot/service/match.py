@@ -17,6 +17,7 @@ from bot.deadlines import Turn
 from bot.service.outcome import public_event
 from bot.storage import GameRecord
 from bot.views import BOT_PREFIX, hand_signature, is_bot
+from core.actions import Action
 from core.ai import Level, Memory
 from core.events import Event, event_from_dict, event_to_dict
 from core.game import Game
@@ -79,7 +80,7 @@ class TableState:
     turn: Turn | None = None
     bot_level: Level = Level.EASY  # chosen in the lobby's settings, fixed when the game starts
     # What the table has seen of the hands this round (who could not play on what): the strong
-    # computer players read it, every move updates it before it is applied.
+    # computer players read it, every move updates it (`apply`).
     seen: Memory = field(default_factory=Memory)
 
     def remember(self, events: list[Event]) -> None:
@@ -92,6 +93,14 @@ class TableState:
 
     def recent_events(self) -> list[Event]:
         return [event_from_dict(d) for d in self.recent]
+
+    def apply(self, game: Game, player: str, action: Action) -> list[Event]:
+        """Make a person's or a computer's move, the table seeing it (`seen`); a move the engine
+        refuses raises and leaves both as they were."""
+        seen = self.seen.after(game, player, action)
+        events = game.apply(player, action)
+        self.seen = seen
+        return events
 
 
 @dataclass

@@ -60,8 +60,7 @@ class PlayCases:
                     parsed = Action.parse(action)
                 else:
                     parsed = action(game, user.id)
-                seen = match.table.seen.after(game, user.id, parsed)
-                events = game.apply(user.id, parsed)
+                events = match.table.apply(game, user.id, parsed)
             except ValueError as exc:
                 # The engine left the game as it was: show a fresh hand with the reason.
                 key = (
@@ -72,7 +71,6 @@ class PlayCases:
                 out = projection.refused(match, settings, key)
                 out.hands[user.id] = projection.hand_view(match, settings, user.id)
                 return out
-            match.table.seen = seen
             match.lobby.names[user.id] = user.name
             return await work.commit(match, events, [LogEntry(user.id, str(parsed))])
 

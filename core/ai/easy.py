@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.ai.memory import Memory
+from core.ai.memory import Layers, Memory
 from core.cards import ALL_CARDS, COLORS, WILD_FOUR, Card, Color, Kind, standard_deck
 from core.game import Game
 from core.rules import Scoring
@@ -198,18 +198,11 @@ class _View:
         idx = players.index(player)
         following = players[(idx + game.direction) % self.n]
         self.next_size = self.sizes[following]
-        # What is remembered of the next player's cards, as layers: (k, cards) says that their
-        # first k cards, beyond the previous layer's, are none of `cards`.
-        self.next_known = known_layers(memory, following)
+        self.next_known: Layers = memory.layers(following) if memory is not None else []
         self.prev_size = self.sizes[players[(idx - game.direction) % self.n]]
         self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
         self.opponent_cards = sum(self.sizes.values()) - len(self.hand)
-        self.unseen: Counter[Card] = Counter()
-        if style.block:
-            # The cards this seat has not seen: the others' hands and the draw pile.
-            self.unseen.update(standard_deck(game.rules.creepers))
-            self.unseen.subtract(self.hand)
-            self.unseen.subtract(game.discard)
+        self.unseen: Counter[Card] = unseen_counts(game, player) if style.block else Counter()
         self.unseen_total = max(sum(self.unseen.values()), 1)
 
     def stuck(self, card: Card, color: Color, remembered: bool = True) -> float:
@@ -224,18 +217,13 @@ class _View:
         return chance * _none_of(u, m, self.next_size - dealt)
 
 
-Layers = list[tuple[int, frozenset[Card]]]
-
-
-def known_layers(memory: Memory | None, player: str) -> Layers:
-    """What `memory` holds of `player`'s cards, as layers: (k, cards) says that their first k
-    cards, beyond the previous layer's, are none of `cards`."""
-    facts = memory.of(player) if memory is not None else []
-    layers: Layers = []
-    for i, fact in enumerate(reversed(facts)):  # narrowest first
-        wider = facts[: len(facts) - i]
-        layers.append((fact.count, frozenset().union(*(f.excluded for f in wider))))
-    return layers
+def unseen_counts(game: Game, player: str) -> Counter[Card]:
+    """The cards `player` has not seen (the others' hands and the draw pile), counted; a count
+    below zero means a deck this module does not know."""
+    unseen = Counter(standard_deck(game.rules.creepers))
+    unseen.subtract(game.hands[player])
+    unseen.subtract(game.discard)
+    return unseen
 
 
 def _known_none(
@@ -358,7 +346,7 @@ def points_count(game: Game) -> bool:
     rules = game.rules
     if rules.scoring is not Scoring.WINNER:
         return True
-    return any(score + 1 < rules.target for score in game.scores_.values())
+    return any(score + 1 < rules.target for score in game.scores.values())
 
 
 def holds_color(hand: Sequence[Card], color: Color | None) -> bool:
@@ -536,12 +524,9 @@ def guilt_probability(
     if m == 0 or k == 0:
         return 0.0
     none = 1.0
-    layers = known_layers(memory, pending.offender)
+    layers = memory.layers(pending.offender) if memory is not None else []
     if layers:  # cards the offender was seen unable to play on the old color hold none of it
-        pool: Counter[Card] = Counter(standard_deck(game.rules.creepers))
-        pool.subtract(hand)
-        pool.subtract(game.discard)
-        none, known = _known_none(pool, _OF_COLOR[prev], layers, k)
+        none, known = _known_none(unseen_counts(game, player), _OF_COLOR[prev], layers, k)
         k -= known
     for i in range(k):
         u = unseen - i

@@ -21,7 +21,6 @@ holding a playable card makes it wrong, and whoever reads it (`core.ai.worlds`, 
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +31,10 @@ from core.game import Game
 # Facts kept per player: older ones are mostly implied by newer ones, and each costs a check per
 # card dealt in every world.
 KEEP = 3
+
+# A player's known cards as layers, narrowest first: (k, cards) says that their cards up to the
+# k-th, beyond the previous layer's, are none of `cards` (every fact covering them, together).
+Layers = list[tuple[int, frozenset[Card]]]
 
 
 @dataclass(slots=True)
@@ -83,7 +86,10 @@ class Memory:
 
     def after(self, game: Game, player: str, action: Action) -> Memory:
         """The memory once `action` has landed; this one stays as it was."""
-        memory = copy.deepcopy(self)
+        memory = Memory(
+            self.round_no,
+            {p: [Void(f.top, f.color, f.count) for f in facts] for p, facts in self.voids.items()},
+        )
         memory.observe(game, player, action)
         return memory
 
@@ -100,6 +106,15 @@ class Memory:
     def of(self, player: str) -> list[Void]:
         """What is known of `player`'s cards, the widest fact first."""
         return sorted(self.voids.get(player, ()), key=lambda f: -f.count)
+
+    def layers(self, player: str) -> Layers:
+        """What is known of `player`'s cards, as `Layers`: the reading every user shares."""
+        facts = self.of(player)
+        layers: Layers = []
+        for i, fact in enumerate(reversed(facts)):
+            wider = facts[: len(facts) - i]
+            layers.append((fact.count, frozenset().union(*(f.excluded for f in wider))))
+        return layers
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections import Counter
 
-from core.ai.memory import Memory, Void
-from core.cards import Card, Color, standard_deck
+from core.ai.easy import unseen_counts
+from core.ai.memory import Layers, Memory
+from core.cards import Card, Color
 from core.game import Game
 
 _FIELDS: tuple[str, ...] = Game.__slots__
@@ -52,9 +52,7 @@ def clone(game: Game) -> Game:
 
 def unseen_cards(game: Game, me: str) -> list[Card] | None:
     """The cards `me` cannot see, in a fixed order; None when they do not add up."""
-    missing = Counter(standard_deck(game.rules.creepers))
-    missing.subtract(game.hands[me])
-    missing.subtract(game.discard)
+    missing = unseen_counts(game, me)
     if any(count < 0 for count in missing.values()):
         return None
     unseen = list(missing.elements())
@@ -80,9 +78,9 @@ class Worlds:
         self.me = me
         self.unseen = unseen
         others = [(p, n) for p, n in game.hand_sizes().items() if p != me]
-        self.known: dict[str, list[Void]] = {}
+        self.known: dict[str, Layers] = {}
         if memory is not None:
-            self.known = {p: memory.of(p) for p, _ in others if memory.of(p)}
+            self.known = {p: layers for p, _ in others if (layers := memory.layers(p))}
         # Hands with facts first, so that the cards they may hold are still there for them.
         self.others = sorted(others, key=lambda item: item[0] not in self.known)
         pending = game.pending
@@ -101,8 +99,8 @@ class Worlds:
         hands = world.hands
         at = 0
         for player, size in self.others:
-            facts = self.known.get(player)
-            hand = _constrained(cards, at, size, facts) if facts else cards[at : at + size]
+            layers = self.known.get(player)
+            hand = _constrained(cards, at, size, layers) if layers else cards[at : at + size]
             at += size
             hands[player] = hand
             if player == self.offender and world.pending is not None:
@@ -112,16 +110,16 @@ class Worlds:
         return world
 
 
-def _constrained(cards: list[Card], at: int, size: int, facts: list[Void]) -> list[Card]:
-    """Deal `size` cards from `cards[at:]` (shuffled), card j outside every fact with a count
-    above j: the chosen card is swapped to position `at + j`, so `cards[at + size:]` stays the
-    undealt rest."""
-    for j in range(size):
-        forbidden = [f.excluded for f in facts if f.count > j]
-        if forbidden:
+def _constrained(cards: list[Card], at: int, size: int, layers: Layers) -> list[Card]:
+    """Deal `size` cards from `cards[at:]` (shuffled), each outside its layer's cards: the chosen
+    card is swapped to position `at + j`, so `cards[at + size:]` stays the undealt rest."""
+    j = 0
+    for count, forbidden in layers:
+        while j < min(count, size):
             for k in range(at + j, len(cards)):
                 card = cards[k]
-                if not any(card in excluded for excluded in forbidden):
+                if card not in forbidden:
                     cards[at + j], cards[k] = card, cards[at + j]
                     break
+            j += 1
     return cards[at : at + size]
