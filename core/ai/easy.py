@@ -47,10 +47,6 @@ from core.cards import ALL_CARDS, COLORS, WILD_FOUR, Card, Color, Kind, standard
 from core.game import Game
 from core.rules import Scoring
 
-# Cards of each color in a standard deck: one 0 and two each of 1-9, Skip, Reverse, Draw Two.
-CARDS_PER_COLOR = 25
-STANDARD_DECK_SIZE = 108
-
 # Values in "cards": what an outcome is worth to the computer compared with simply accepting.
 # Drawing one card ourselves costs 1; a card drawn by one opponent is worth half of that to us
 # (with several opponents, hurting one of them helps us less than our own cards hurt us).
@@ -203,18 +199,15 @@ class _View:
         self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
         self.opponent_cards = sum(self.sizes.values()) - len(self.hand)
         self.unseen: Counter[Card] = unseen_counts(game, player) if style.block else Counter()
-        self.unseen_total = max(sum(self.unseen.values()), 1)
+        self.unseen_total = max(self.unseen.total(), 1)
 
     def stuck(self, card: Card, color: Color, remembered: bool = True) -> float:
         """The chance that the next player holds nothing playable on `card` in `color`, were
         their cards a random draw from the unseen ones (hypergeometric), those the table saw
         them unable to play (`core.ai.memory`) outside what they could not play then."""
-        follows = card.playable_on[color]
         layers = self.next_known if remembered else []
-        chance, dealt = _known_none(self.unseen, follows, layers, self.next_size)
-        u = self.unseen_total
-        m = sum(n for c, n in self.unseen.items() if n > 0 and c in follows)
-        return chance * _none_of(u, m, self.next_size - dealt)
+        follows = card.playable_on[color]
+        return chance_of_none(self.unseen, self.unseen_total, follows, layers, self.next_size)
 
 
 def unseen_counts(game: Game, player: str) -> Counter[Card]:
@@ -226,11 +219,13 @@ def unseen_counts(game: Game, player: str) -> Counter[Card]:
     return unseen
 
 
-def _known_none(
-    unseen: Counter[Card], wanted: frozenset[Card], layers: Layers, size: int
-) -> tuple[float, int]:
-    """The chance that the cards `layers` cover (of a hand of `size`) hold none of `wanted`,
-    and how many cards they cover."""
+def chance_of_none(
+    unseen: Counter[Card], total: int, wanted: frozenset[Card], layers: Layers, size: int
+) -> float:
+    """The chance that a hand of `size` cards holds none of `wanted`, were it a random draw
+    from the `total` `unseen` cards, except that the cards `layers` cover (what the table
+    remembers of it: `Memory.layers`) are drawn from outside what their layer forbids: a
+    hypergeometric chance per layer, then one for the rest of the hand."""
     chance = 1.0
     dealt = 0
     for count, forbidden in layers:
@@ -239,7 +234,8 @@ def _known_none(
         m = sum(n for c, n in pool if c in wanted)
         chance *= _none_of(u, m, min(count, size) - dealt)
         dealt = min(count, size)
-    return chance, dealt
+    m = sum(n for c, n in unseen.items() if n > 0 and c in wanted)
+    return chance * _none_of(total, m, size - dealt)
 
 
 def _none_of(u: int, m: int, k: int) -> float:
@@ -504,9 +500,10 @@ def guilt_probability(
 
     The offender's hand (the cards they kept when they played it) is a random draw from the
     cards `player` has not seen: the whole deck minus `player`'s own hand and the discard pile.
-    Among those, the cards of the previous color number 25 minus the ones seen. The offender was
-    guilty if at least one of their `k` cards has that color; with `u` unseen cards of which `m`
-    have it, the hypergeometric chance of none is (u-m)/u * (u-m-1)/(u-1) * ... (k factors).
+    The offender was guilty if at least one of their `k` cards has the previous color; with `u`
+    unseen cards of which `m` have it, the hypergeometric chance of none is
+    (u-m)/u * (u-m-1)/(u-1) * ... (k factors), taken layer by layer where the table remembers
+    the offender unable to play (`chance_of_none`).
     With `bluff_odds` below 1 it also weighs that a player holding the old color is less likely
     to play a Wild Draw Four than one without it (Bayes: the odds of guilt times `bluff_odds`),
     except when the offender named the old color again: a player who holds none would rather
@@ -517,22 +514,10 @@ def guilt_probability(
         return 0.0
     prev = pending.prev_color
     k = game.hand_sizes().get(pending.offender, 0)
-    hand = game.hands[player]
-    seen = sum(1 for c in hand if c.color is prev) + sum(1 for c in game.discard if c.color is prev)
-    m = max(CARDS_PER_COLOR - seen, 0)
-    unseen = STANDARD_DECK_SIZE + game.rules.creepers - len(hand) - len(game.discard)
-    if m == 0 or k == 0:
-        return 0.0
-    none = 1.0
+    unseen = unseen_counts(game, player)
+    # Cards the offender was seen unable to play on the old color hold none of it.
     layers = memory.layers(pending.offender) if memory is not None else []
-    if layers:  # cards the offender was seen unable to play on the old color hold none of it
-        none, known = _known_none(unseen_counts(game, player), _OF_COLOR[prev], layers, k)
-        k -= known
-    for i in range(k):
-        u = unseen - i
-        if u <= 0:
-            break
-        none *= max(u - m, 0) / u
+    none = chance_of_none(unseen, max(unseen.total(), 1), _OF_COLOR[prev], layers, k)
     guilty = 1.0 - none
     if bluff_odds >= 1.0 or game.color is prev:
         return guilty
