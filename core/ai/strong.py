@@ -148,18 +148,18 @@ def _candidates(game: Game, player: str, legal: list[Action], prior: Action) -> 
     """The distinct moves worth comparing, the easy player's choice among them."""
     hand = game.hands[player]
     out: list[Action] = [prior]
-    colored_play = False
-    for card in easy.distinct_plays(legal):
+    cards = easy.distinct_plays(legal)
+    for card in cards:
         if card is WILD_FOUR and easy.holds_color(hand, game.current_color):
             continue  # never bluff
         action = _play(legal, card, hand)
         if action is not None and action not in out:
             out.append(action)
-            colored_play = colored_play or not card.is_wild
     for other in (A.ACCEPT, A.CHALLENGE, A.PASS):
         if other in legal and other not in out:
             out.append(other)
-    if A.DRAW in legal and not colored_play and A.DRAW not in out:
+    only_wild = all(card.is_wild for card in cards)
+    if A.DRAW in legal and only_wild and A.DRAW not in out:
         out.append(A.DRAW)
     return out
 
