@@ -207,7 +207,7 @@ class _View:
         them unable to play (`core.ai.memory`) outside what they could not play then."""
         layers = self.next_known if remembered else []
         follows = card.playable_on[color]
-        return chance_of_none(self.unseen, self.unseen_total, follows, layers, self.next_size)
+        return chance_of_none(self.unseen, follows, layers, self.next_size)
 
 
 def unseen_counts(game: Game, player: str) -> Counter[Card]:
@@ -220,10 +220,10 @@ def unseen_counts(game: Game, player: str) -> Counter[Card]:
 
 
 def chance_of_none(
-    unseen: Counter[Card], total: int, wanted: frozenset[Card], layers: Layers, size: int
+    unseen: Counter[Card], wanted: frozenset[Card], layers: Layers, size: int
 ) -> float:
     """The chance that a hand of `size` cards holds none of `wanted`, were it a random draw
-    from the `total` `unseen` cards, except that the cards `layers` cover (what the table
+    from the `unseen` cards, except that the cards `layers` cover (what the table
     remembers of it: `Memory.layers`) are drawn from outside what their layer forbids: a
     hypergeometric chance per layer, then one for the rest of the hand."""
     chance = 1.0
@@ -235,7 +235,7 @@ def chance_of_none(
         chance *= _none_of(u, m, min(count, size) - dealt)
         dealt = min(count, size)
     m = sum(n for c, n in unseen.items() if n > 0 and c in wanted)
-    return chance * _none_of(total, m, size - dealt)
+    return chance * _none_of(max(unseen.total(), 1), m, size - dealt)
 
 
 def _none_of(u: int, m: int, k: int) -> float:
@@ -517,7 +517,7 @@ def guilt_probability(
     unseen = unseen_counts(game, player)
     # Cards the offender was seen unable to play on the old color hold none of it.
     layers = memory.layers(pending.offender) if memory is not None else []
-    none = chance_of_none(unseen, max(unseen.total(), 1), _OF_COLOR[prev], layers, k)
+    none = chance_of_none(unseen, _OF_COLOR[prev], layers, k)
     guilty = 1.0 - none
     if bluff_odds >= 1.0 or game.color is prev:
         return guilty
