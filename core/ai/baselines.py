@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.ai.easy import holds_color
+from core.ai.easy import color_counts, holds_color
 from core.cards import COLORS, WILD_FOUR, Card, Color
 from core.game import Game
 
@@ -99,10 +99,7 @@ def _pick_play(
 
 
 def _most_held(hand: list[Card], rng: random.Random) -> Color:
-    counts = dict.fromkeys(COLORS, 0)
-    for card in hand:
-        if card.color is not None:
-            counts[card.color] += 1
+    counts = color_counts(hand)
     most = max(counts.values())
     tied = [c for c in COLORS if counts[c] == most]
     return tied[rng.randrange(len(tied))]

@@ -324,7 +324,7 @@ def _play_action(view: _View, card: Card, rng: random.Random | None) -> Action:
 
 def _wild_color(view: _View, card: Card, rest: list[Card]) -> Color:
     """The strong style's wild color: one we hold much of and the next player likely lacks."""
-    counts = _color_counts(rest)
+    counts = color_counts(rest)
     style = view.style
     danger = 3.0 if view.next_size <= DANGER else 1.0
 
@@ -349,7 +349,9 @@ def holds_color(hand: Sequence[Card], color: Color | None) -> bool:
     return any(c.color is color for c in hand)
 
 
-def _color_counts(hand: Sequence[Card]) -> dict[Color, int]:
+def color_counts(hand: Sequence[Card]) -> dict[Color, int]:
+    """How many cards of each color `hand` holds (wild cards have none): what every player's
+    "the color held most" starts from, each with its own way to break a tie."""
     counts = dict.fromkeys(COLORS, 0)
     for card in hand:
         if card.color is not None:
@@ -376,7 +378,7 @@ def _score_play(view: _View, card: Card) -> float:
         return 1000.0  # going out
     rest = list(hand)
     rest.remove(card)
-    counts = _color_counts(rest)
+    counts = color_counts(rest)
     danger = view.opponent_min <= DANGER
     next_danger = view.next_size <= DANGER
     style = view.style
@@ -473,7 +475,7 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
     answers = distinct_plays(legal)
     best_answer: Card | None = None
     if answers:
-        rest_counts = _color_counts(view.hand)
+        rest_counts = color_counts(view.hand)
         best_answer = max(answers, key=lambda c: rest_counts[c.color] if c.color else 0)
     # Value of each option compared with accepting (drawing `amount` and losing the turn).
     answer_value = (

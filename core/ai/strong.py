@@ -261,12 +261,7 @@ def _playout_action(game: Game, player: str, legal: list[Action], rng: random.Ra
 
 
 def _most_held(hand: list[Card]) -> Color:
-    counts = [0, 0, 0, 0]
-    for card in hand:
-        color = card.color
-        if color is not None:
-            counts[_COLOR_INDEX[color]] += 1
-    return COLORS[counts.index(max(counts))]
-
-
-_COLOR_INDEX = {color: i for i, color in enumerate(COLORS)}
+    """The color `hand` holds most of; a tie goes to the first in `COLORS` (playouts need no
+    finer rule, and this one needs no rng)."""
+    counts = easy.color_counts(hand)
+    return max(COLORS, key=counts.__getitem__)
