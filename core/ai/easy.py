@@ -35,6 +35,7 @@ The strategy, in order:
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -43,8 +44,9 @@ from dataclasses import dataclass
 from core import actions as A
 from core.actions import Action, ActionType
 from core.ai.memory import Layers, Memory
-from core.cards import ALL_CARDS, COLORS, WILD_FOUR, Card, Color, Kind, standard_deck
+from core.cards import ALL_CARDS, COLORS, WILD_FOUR, Card, Color, Kind
 from core.game import Game
+from core.rounds import deck
 from core.rules import Scoring
 
 # Values in "cards": what an outcome is worth to the computer compared with simply accepting.
@@ -213,10 +215,17 @@ class _View:
 def unseen_counts(game: Game, player: str) -> Counter[Card]:
     """The cards `player` has not seen (the others' hands and the draw pile), counted; a count
     below zero means a deck this module does not know."""
-    unseen = Counter(standard_deck(game.rules.creepers))
+    unseen = _deck_counts(game.rules.creepers).copy()
     unseen.subtract(game.hands[player])
     unseen.subtract(game.discard)
     return unseen
+
+
+@functools.cache
+def _deck_counts(creepers: int) -> Counter[Card]:
+    """The whole deck, counted once per creeper count (every strong decision starts from it;
+    callers copy it)."""
+    return Counter(deck(creepers))
 
 
 def chance_of_none(
@@ -229,12 +238,11 @@ def chance_of_none(
     chance = 1.0
     dealt = 0
     for count, forbidden in layers:
-        pool = [(c, n) for c, n in unseen.items() if n > 0 and c not in forbidden]
-        u = sum(n for _, n in pool)
-        m = sum(n for c, n in pool if c in wanted)
+        u = sum(n for c, n in unseen.items() if n > 0 and c not in forbidden)
+        m = sum(n for c in wanted if c not in forbidden and (n := unseen[c]) > 0)
         chance *= _none_of(u, m, min(count, size) - dealt)
         dealt = min(count, size)
-    m = sum(n for c, n in unseen.items() if n > 0 and c in wanted)
+    m = sum(n for c in wanted if (n := unseen[c]) > 0)
     return chance * _none_of(max(unseen.total(), 1), m, size - dealt)
 
 
