@@ -39,6 +39,13 @@ SWITCHES: tuple[str, ...] = (
 )
 
 
+def next_choice(values: tuple[object, ...], current: object) -> object:
+    """The value after `current` in `values`, round and round (the first for an unknown one):
+    what one press of a setting with several values moves to."""
+    index = values.index(current) if current in values else -1
+    return values[(index + 1) % len(values)]
+
+
 @dataclass(frozen=True)
 class ChatSettings:
     preset: str = "classic"

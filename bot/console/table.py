@@ -20,6 +20,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TextIO
 
+from bot.console import menu
 from bot.console.layout import COLUMNS, ROWS, flow, grid, wrap
 from bot.render import Renderer
 from bot.service import Outcome, UnoService, User
@@ -31,6 +32,11 @@ CHAT = "console:local"
 HUMAN = "human"
 Ask = Callable[[str], Awaitable[str | None]]
 QUIT_WORDS = frozenset({"q", "quit", "exit"})  # and the locale's `console-quit-keys`
+SETTINGS_WORDS = frozenset({"s"})  # and `console-settings-keys`
+RULES_WORDS = frozenset({"r"})  # and `console-rules-keys`
+# What `_number` answers when the settings or the rules were shown at its prompt: the caller
+# shows its question again (the screen has scrolled, and the language may have changed).
+SHOWN_MENU = -1
 
 
 class StdinLines:
@@ -222,30 +228,36 @@ class ConsoleTable:
         settings = await self.service.settings(CHAT)
         new_rules = Rules.preset(self.preset) if self.preset else settings.rules()
         bots = sum(seat.is_bot for seat in saved.seats)
-        self.say(
-            self.r.t(
-                lang,
-                "console-saved-match",
-                rules=self.r.rules_name(lang, saved.rules),
-                bots=bots,
-                round=saved.round_no,
+        number: int | None = SHOWN_MENU
+        while number == SHOWN_MENU:
+            lang = self.lang
+            self.say(
+                self.r.t(
+                    lang,
+                    "console-saved-match",
+                    rules=self.r.rules_name(lang, saved.rules),
+                    bots=bots,
+                    round=saved.round_no,
+                )
             )
-        )
-        self.say(f"  1. {self.r.t(lang, 'console-continue')}")
-        new_match = self.r.t(
-            lang, "console-start-new", rules=self.r.rules_name(lang, new_rules), bots=self.bots
-        )
-        self.say(f"  2. {new_match}")
-        number = await self._number(1, 2)
+            self.say(f"  1. {self.r.t(lang, 'console-continue')}")
+            new_match = self.r.t(
+                lang, "console-start-new", rules=self.r.rules_name(lang, new_rules), bots=self.bots
+            )
+            self.say(f"  2. {new_match}")
+            number = await self._number(1, 2)
         return None if number is None else number == 1
 
     async def _rematch(self) -> list[Outcome] | None:
         """Offer another match against the same computer players; None: the player is done."""
-        self.say("")
-        self.say(self.r.t(self.lang, "console-again"))
-        self.say(f"  1. {self.r.t(self.lang, 'btn-rematch')}")
-        self.say(f"  0. {self.r.t(self.lang, 'console-quit')}")
-        if not await self._number(0, 1):
+        number: int | None = SHOWN_MENU
+        while number == SHOWN_MENU:
+            self.say("")
+            self.say(self.r.t(self.lang, "console-again"))
+            self.say(f"  1. {self.r.t(self.lang, 'btn-rematch')}")
+            self.say(f"  0. {self.r.t(self.lang, 'console-quit')}")
+            number = await self._number(0, 1)
+        if not number:
             return None
         lobby = await self.service.rematch(CHAT, self.user)
         if not lobby.ok:  # the last game was stopped, not finished: nothing to repeat
@@ -348,6 +360,8 @@ class ConsoleTable:
             number = await self._number(first, len(groups))
             if number is None:
                 return None
+            if number == SHOWN_MENU:
+                return []  # the turn is shown again, fresh
             if number == 0:
                 return await self.service.run_due(math.inf)
             group = groups[number - 1]
@@ -398,17 +412,21 @@ class ConsoleTable:
 
     async def _number(self, low: int, high: int, *, back: bool = False) -> int | None:
         """A number typed in [low, high]. `q` leaves (None), or with `back` goes back (0);
-        the input's end (Ctrl-D) always leaves."""
+        the input's end (Ctrl-D) always leaves. Without `back`, `s` opens the settings and `r`
+        shows the rules, as /settings and /rules do in a chat; then the answer is SHOWN_MENU."""
         key = "console-prompt-back" if back else "console-prompt"
-        prompt = self.r.t(self.lang, key, low=low, high=high)
         while True:
-            text = await self.ask(prompt)
+            text = await self.ask(self.r.t(self.lang, key, low=low, high=high))
             if text is None:
                 self.say("")
                 return None
-            keys = QUIT_WORDS | set(self.r.t(self.lang, "console-quit-keys").split())
-            if text.strip().lower() in keys:
+            word = text.strip().lower()
+            if word in self._words(QUIT_WORDS, "console-quit-keys"):
                 return 0 if back else None
+            if not back and word in self._words(SETTINGS_WORDS, "console-settings-keys"):
+                return SHOWN_MENU if await self._settings() else None
+            if not back and word in self._words(RULES_WORDS, "console-rules-keys"):
+                return SHOWN_MENU if await self._rules() else None
             try:
                 number = int(text.strip())
             except ValueError:
@@ -416,3 +434,53 @@ class ConsoleTable:
             if low <= number <= high:
                 return number
             self.say(self.r.t(self.lang, "console-bad-number", low=low, high=high))
+
+    def _words(self, latin: frozenset[str], key: str) -> frozenset[str]:
+        """What may be typed for a letter command: the letter, and the key it is on in the
+        keyboard's Cyrillic layout (from the locale)."""
+        return latin | frozenset(self.r.t(self.lang, key).split())
+
+    # ------------------------------------------------------------------ settings and rules
+
+    async def _settings(self) -> bool:
+        """The table's settings, one numbered line each (`bot.console.menu`), until `0` or `q`
+        goes back (True); False: the input ended."""
+        while True:
+            settings = await self.service.settings(CHAT)
+            entries = menu.entries(self.r, self.lang, settings)
+            self.say("")
+            for line in wrap(self.r.t(self.lang, "console-settings-title"), self.columns):
+                self.say(line)
+            for number, entry in enumerate(entries, 1):
+                self.say(f"{number:>3}. {entry.label}")
+            self.say(f"  0. {self.r.t(self.lang, 'btn-back')}")
+            picked = await self._number(0, len(entries), back=True)
+            if picked is None:
+                return False
+            if picked == 0:
+                return True
+            entry = entries[picked - 1]
+            admin = {"is_admin": True}  # the person at the keyboard owns the table
+            if entry.value is None:
+                out = await self.service.toggle_setting(CHAT, self.user, entry.key, **admin)
+            else:
+                out = await self.service.change_setting(
+                    CHAT, self.user, entry.key, entry.value, **admin
+                )
+            if not out.ok:  # a storage failure: said, and nothing changed
+                self.show(out)
+                self.flush()
+            changed = await self.service.settings(CHAT)
+            self.lang = changed.lang or self.lang
+            self.user = self._player(self.lang)
+            self.colorblind_on = changed.colorblind
+
+    async def _rules(self) -> bool:
+        """The rules of a new match, as /rules words them, until Enter (True); False: the input
+        ended."""
+        settings = await self.service.settings(CHAT)
+        self.say("")
+        for paragraph in self.r.rules_text(self.lang, settings).split("\n"):
+            for line in wrap(paragraph, self.columns) if paragraph else [""]:
+                self.say(line)
+        return await self.ask(self.r.t(self.lang, "console-rules-back")) is not None

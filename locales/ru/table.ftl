@@ -150,6 +150,7 @@ settings-timer = Таймер хода: { $seconds ->
 }
 settings-timer-off = Таймер хода: выключен
 settings-colorblind = Режим для дальтоников: { $value }
+settings-strong-bots = 🤖 Сильные роботы: { $value }
 settings-scoring = Подсчёт очков: { $scoring }
 settings-target = Игра до { $count ->
     [one] { $count } очка
@@ -253,10 +254,17 @@ console-quit = 🚪 Выйти
 console-wait = ⏳ Ничего не делать — пусть ходят другие
 ## What may be typed for `q` besides it (the key where q is on the keyboard's Cyrillic layout).
 console-quit-keys = й
+# What may be typed for `s` (the settings) and `r` (the rules) besides them, the same way.
+console-settings-keys = ы
+console-rules-keys = к
+# After the rules, shown with `r`: back to the game.
+console-rules-back = ↩️ Нажмите Enter, чтобы вернуться.{" "}
 ## $low, $high: the numbers that may be typed.
-console-prompt = Ваш выбор ({ $low }–{ $high }, q — выход):{" "}
+console-prompt = Ваш выбор ({ $low }–{ $high }; s — настройки, r — правила, q — выход):{" "}
 console-prompt-back = Ваш выбор ({ $low }–{ $high }; 0 или q — назад):{" "}
 console-bad-number = Введите число от { $low } до { $high }.
+# The console's /settings: a numbered line per setting; choosing one changes it.
+console-settings-title = ⚙️ Настройки стола. Правила и уровень роботов меняются со следующей партии, текущая доигрывается по прежним.
 ## A second step after choosing a card: its color (a wild card) or another choice the rules ask for.
 console-choose-color = 🎨 Выберите цвет для карты { $card }:
 console-choose-option = Как сыграть карту { $card }?

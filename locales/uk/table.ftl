@@ -150,6 +150,7 @@ settings-timer = Таймер ходу: { $seconds ->
 }
 settings-timer-off = Таймер ходу: вимкнено
 settings-colorblind = Режим для дальтоніків: { $value }
+settings-strong-bots = 🤖 Сильні роботи: { $value }
 settings-scoring = Підрахунок очок: { $scoring }
 settings-target = Гра до { $count ->
     [one] { $count } очка
@@ -253,10 +254,17 @@ console-quit = 🚪 Вийти
 console-wait = ⏳ Нічого не робити — хай ходять інші
 ## What may be typed for `q` besides it (the key where q is on the keyboard's Cyrillic layout).
 console-quit-keys = й
+# What may be typed for `s` (the settings) and `r` (the rules) besides them, the same way.
+console-settings-keys = і
+console-rules-keys = к
+# After the rules, shown with `r`: back to the game.
+console-rules-back = ↩️ Натисніть Enter, щоб повернутися.{" "}
 ## $low, $high: the numbers that may be typed.
-console-prompt = Ваш вибір ({ $low }–{ $high }, q — вихід):{" "}
+console-prompt = Ваш вибір ({ $low }–{ $high }; s — налаштування, r — правила, q — вихід):{" "}
 console-prompt-back = Ваш вибір ({ $low }–{ $high }; 0 або q — назад):{" "}
 console-bad-number = Введіть число від { $low } до { $high }.
+# The console's /settings: a numbered line per setting; choosing one changes it.
+console-settings-title = ⚙️ Налаштування столу. Правила й рівень роботів зміняться з наступної партії, поточна догравається за попередніми.
 ## A second step after choosing a card: its color (a wild card) or another choice the rules ask for.
 console-choose-color = 🎨 Оберіть колір для картки { $card }:
 console-choose-option = Як зіграти картку { $card }?

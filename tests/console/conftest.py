@@ -19,7 +19,7 @@ import pytest
 
 from bot.console.table import CHAT, HUMAN
 from bot.service import UnoService, User
-from bot.storage import Storage
+from bot.storage import GameRecord, Storage
 from core.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +118,14 @@ def screen_lines(text: str) -> list[str]:
     """What a terminal shows of `text`: lines without carriage returns or colour codes."""
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+async def active_record(db: Path) -> GameRecord:
+    """The running match's stored row (its `meta` holds the computer players' level)."""
+    storage = await Storage.open(db)
+    try:
+        rec = await storage.active_game(CHAT)
+        assert rec is not None and rec.status == "running"
+        return rec
+    finally:
+        await storage.close()

@@ -15,6 +15,7 @@ from tests.console.conftest import (
     PROMPT,
     TURN_PROMPT,
     Spawn,
+    active_record,
     active_rules,
     console_db,
     saved_match,
@@ -235,3 +236,47 @@ def test_the_help_speaks_the_language(spawn: Spawn, lang: str) -> None:
     words = re.sub(r"python -m bot|--?[a-z-]+|\{[a-z,]+\}", "", text)
     assert not ENGLISH.search(words), text
     assert ("аргументы:" if lang == "ru" else "аргументи:") in text
+
+
+# ------------------------------------------------------------------------------ settings, rules
+
+
+async def test_settings_and_rules_at_the_prompt_apply_to_the_next_match(
+    tmp_path: Path, spawn: Spawn
+) -> None:
+    db = console_db(tmp_path)
+    child = spawn("--new")
+    child.expect(r"s — настройки, r — правила, " + TURN_PROMPT)
+    child.sendline("ы")  # `s` where it is on the Cyrillic keyboard
+    child.expect(BACK_PROMPT)
+    menu = screen_lines(child.before)
+    strong = next(line for line in menu if "Сильные роботы: выкл." in line)
+    stacking = next(line for line in menu if "Накопление штрафов: выкл." in line)
+    assert all(width(line) <= 80 for line in menu)
+    child.sendline(strong.split(".")[0].strip())
+    child.expect(BACK_PROMPT)
+    assert "Сильные роботы: вкл." in child.before
+    child.sendline(stacking.split(".")[0].strip())
+    child.expect(BACK_PROMPT)
+    assert "Накопление штрафов: вкл." in child.before
+    child.sendline("q")  # back to the game: the turn is shown again
+    child.expect(TURN_PROMPT)
+    assert "Ваш ход" in child.before
+    child.sendline("r")
+    child.expect("Нажмите Enter, чтобы вернуться")
+    rules = child.before
+    assert "Классические правила" in rules and "Накопление штрафов: вкл." in rules
+    child.sendline("")
+    child.expect(TURN_PROMPT)
+    child.sendline("q")
+    finish(child)
+    # The running match keeps the rules and the robots it was dealt with.
+    assert not (await active_rules(db)).stacking
+    assert (await active_record(db)).meta["bot_level"] == "easy"
+
+    child = spawn("--new")
+    child.expect(TURN_PROMPT)
+    child.sendline("q")
+    finish(child)
+    assert (await active_rules(db)).stacking
+    assert (await active_record(db)).meta["bot_level"] == "strong"
