@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test lint run bench clean
+.PHONY: test lint run bench bench-ai clean
 
 $(BIN)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ bench: $(BIN)/.bench
 	$(BIN)/python bench/telegram.py
 	$(BIN)/python bench/crash.py
 	$(BIN)/python bench/scale.py
+
+# The computer players' strength (issue 13's goal): tens of minutes on two cores, so on its own.
+bench-ai: $(BIN)/.bench
+	$(BIN)/python bench/ai.py --rounds 10000 --jobs 2 $(ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
