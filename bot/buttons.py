@@ -11,7 +11,9 @@ outdated message is recognised:
   playable now (Telegram's inline results show the whole hand; choosing a dimmed card is
   refused without reaching the service).
 - `hm:<game>:<version>:<page>` Discord's card menu; the chosen option's value is an `act`.
-- `l:<game>:<join|addbot|start>`  the lobby's buttons.
+- `l:<game>:<join|addbot|start>`  the lobby's buttons; `l:<game>:<easy|strong>` asks for that
+  level of the computer players (the level wanted, not "switch": two quick presses of the same
+  button cannot cancel each other).
 - `r:<game>`                    "rematch" under a match's result (`game` is that match).
 - `t:<game>`                    Discord's "my cards" under the table.
 - `s:<setting>[:<value>]`       the /settings panel (a Discord select carries no value: the
@@ -28,6 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.ai import Level
+
 TELEGRAM_LIMIT = 64  # bytes of callback data
 DISCORD_LIMIT = 100  # characters of a custom id
 MAX_ID = 2**63 - 1  # the storage's INTEGER: ids and versions above this are forged
@@ -37,7 +41,8 @@ PICK = "pick "
 BACK = "back"
 PAGE = "page "
 HOLD = "hold "
-LOBBY_OPS: tuple[str, ...] = ("join", "addbot", "start")
+LEVEL_OPS: tuple[str, ...] = tuple(level.value for level in Level)
+LOBBY_OPS: tuple[str, ...] = ("join", "addbot", "start", *LEVEL_OPS)
 
 _NUMBER = re.compile(r"[0-9]{1,19}")
 # An act: engine notation, a player id after `@` (digits, or a computer player's `ai:<n>`).
@@ -103,6 +108,17 @@ class HandMenuKey:
 class LobbyKey:
     game: int
     op: str
+
+    @property
+    def level(self) -> Level | None:
+        """The computer players' level this press asks for (None: another lobby button)."""
+        return Level(self.op) if self.op in LEVEL_OPS else None
+
+    @staticmethod
+    def switch_level(game: int, current: Level) -> LobbyKey:
+        """The level button of a lobby whose robots play at `current`: it asks for the other."""
+        wanted = Level.EASY if current is Level.STRONG else Level.STRONG
+        return LobbyKey(game, wanted.value)
 
     def pack(self) -> str:
         return f"l:{self.game}:{self.op}"

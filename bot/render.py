@@ -167,7 +167,10 @@ class Renderer:
             players,
             "",
         ]
+        # The robots' level matters only to a table that has robots (the button is always there).
+        level = [self.t(lang, "lobby-bot-level", level=view.bot_level.value)]
         tail = [
+            *(level if any(seat.is_bot for seat in view.seats) else []),
             self.t(lang, "lobby-rules", rules=self.rules_name(lang, view.rules)),
             self.t(lang, "lobby-closed" if view.closed else "lobby-hint"),
         ]

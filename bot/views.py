@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.actions import Action, ActionType
+from core.ai import Level
 from core.cards import SORT_KEY, Card, Color, sort_hand
 from core.events import Event
 from core.game import Game
@@ -60,6 +61,7 @@ class TableView:
     timer: int | None = None
     deadline: float | None = None
     invited: tuple[str, ...] = ()  # a rematch's lobby: the last match's people not joined yet
+    bot_level: Level = Level.EASY  # the computer players' level (a lobby: the one they will play)
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ from cachetools import LRUCache
 from discord import app_commands, ui
 
 from bot import chat_keys, notes, steps
-from bot.buttons import LOBBY_OPS, HandKey
+from bot.buttons import LOBBY_OPS, HandKey, LobbyKey
 from bot.delivery import Delivery
 from bot.discord import layout
 from bot.discord.emoji import CardEmoji, top_card_embeds
@@ -991,12 +991,12 @@ class Controller:
         await self.publish(out, announce=False, skip=skip)
 
     async def on_lobby_button(
-        self, interaction: discord.Interaction[Any], game_id: int, op: str
+        self, interaction: discord.Interaction[Any], pressed: LobbyKey
     ) -> None:
         async def handle(reply: Reply) -> None:
             key = chat_key(interaction.channel_id)
             user = self.user(interaction)
-            refusal = await steps.lobby_refusal(self.service, key, game_id)
+            refusal = await steps.lobby_refusal(self.service, key, pressed.game)
             if refusal is not None:
                 lang = await self.lang(key, interaction)
                 stale = refusal == steps.STALE
@@ -1004,10 +1004,12 @@ class Controller:
                     self.t(lang, "dc-stale-component") if stale else self.notice(lang, refusal)
                 )
                 return
-            if op == "join":
+            if pressed.op == "join":
                 work = self.service.join(key, user)
-            elif op == "addbot":
+            elif pressed.op == "addbot":
                 work = self.service.add_bot(key, user)
+            elif pressed.level is not None:
+                work = self.service.set_bot_level(key, user, pressed.level)
             else:
                 work = self.service.start_game(key, user, is_admin=self.is_admin(interaction))
             out = await reply.run(work, update=True)

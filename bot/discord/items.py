@@ -81,7 +81,7 @@ async def dispatch(
     if isinstance(key, CardsKey):
         await c.on_my_cards(interaction, key.game)
     elif isinstance(key, LobbyKey):
-        await c.on_lobby_button(interaction, key.game, key.op)
+        await c.on_lobby_button(interaction, key)
     elif isinstance(key, HandKey):
         await c.on_hand(interaction, key)
     elif isinstance(key, RematchKey):

@@ -19,7 +19,7 @@ import discord
 from discord import ui
 
 from bot import steps
-from bot.buttons import BACK, PAGE
+from bot.buttons import BACK, PAGE, LobbyKey
 from bot.discord.emoji import CardEmoji
 from bot.discord.items import (
     HandButton,
@@ -28,6 +28,7 @@ from bot.discord.items import (
     MyCardsButton,
     RematchButton,
     SettingsMenu,
+    custom_id,
     hand_id,
     hand_menu_id,
     lobby_id,
@@ -80,21 +81,30 @@ def _view(items: list[ui.Item[Any]]) -> ui.View | None:
 
 
 def table_view(table: TableView, r: Renderer) -> ui.View | None:
-    """The table's buttons: join / add a robot / start in a lobby, "my cards" while running."""
+    """The table's buttons: join / add a robot / start and the robots' level (named by the
+    button, switched by a press) in a lobby, "my cards" while running."""
     lang = table.lang
     if table.status == "lobby":
         styles = {"join": Style.success, "addbot": Style.secondary, "start": Style.primary}
+        level = ui.Button[Any](
+            label=r.t(lang, "btn-bot-level", level=table.bot_level.value),
+            custom_id=custom_id(LobbyKey.switch_level(table.game_id, table.bot_level)),
+            style=Style.secondary,
+        )
         return _view(
             [
-                LobbyButton(
-                    ui.Button(
-                        label=r.t(lang, f"btn-{op}"),
-                        custom_id=lobby_id(table.game_id, op),
-                        style=styles[op],
-                    ),
-                    row=0,
-                )
-                for op in ("join", "addbot", "start")
+                *(
+                    LobbyButton(
+                        ui.Button(
+                            label=r.t(lang, f"btn-{op}"),
+                            custom_id=lobby_id(table.game_id, op),
+                            style=styles[op],
+                        ),
+                        row=0,
+                    )
+                    for op in ("join", "addbot", "start")
+                ),
+                LobbyButton(level, row=1),
             ]
         )
     if table.status == "running":

@@ -35,6 +35,7 @@ from bot.service.settings_store import SettingsStore
 from bot.service.unit_of_work import UnitOfWork
 from bot.settings import ChatSettings
 from bot.storage import GameRecord, StatRow, StoragePort
+from core.ai import Level
 
 __all__ = [
     "ANNOUNCED",
@@ -153,6 +154,9 @@ class UnoService:
 
     async def add_bot(self, chat_key: str, user: User) -> Outcome:
         return await self._lobby.add_bot(chat_key, user)
+
+    async def set_bot_level(self, chat_key: str, user: User, level: Level) -> Outcome:
+        return await self._lobby.set_bot_level(chat_key, user, level)
 
     async def set_closed(
         self, chat_key: str, user: User, closed: bool, *, is_admin: bool = False

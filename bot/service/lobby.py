@@ -1,5 +1,6 @@
-"""Lobby use cases: open (or rematch), join, add a computer player, close, start, leave, kick,
-stop. Each runs as one `Work` of its chat (`bot.service.unit_of_work`)."""
+"""Lobby use cases: open (or rematch), join, add a computer player, choose the computer players'
+level, close, start, leave, kick, stop. Each runs as one `Work` of its chat
+(`bot.service.unit_of_work`)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,10 @@ class LobbyCases:
                 return work.refuse(refused)
             assert last is not None
             try:
-                match = await work.create(rematch_rules.lobby_for(last.lobby, user.id, user.name))
+                lobby = rematch_rules.lobby_for(
+                    last.lobby, user.id, user.name, level=last.table.bot_level
+                )
+                match = await work.create(lobby)
             except GameExists:  # another process opened one meanwhile
                 return work.refuse("error-game-exists")
             return projection.shown(match, await work.settings(), Notice("info-rematch"))
@@ -118,6 +122,25 @@ class LobbyCases:
 
         return await self._in_lobby(chat_key, user, change)
 
+    async def set_bot_level(self, chat_key: str, user: User, level: Level) -> Outcome:
+        """The level the lobby's computer players will play at, over the chat's setting.
+
+        The button asks for a level, not for "the other one": asking for the level already in
+        force (a second quick press, an older client's button) changes nothing and is answered
+        as if it had set it."""
+
+        async def change(work: Work, match: Match) -> Outcome:
+            settings = await work.settings()
+            if user.id not in match.lobby.players:
+                return projection.refused(match, settings, "error-not-joined")
+            notice = Notice("info-bot-level", {"level": level.value})
+            if match.bot_level(settings.strong_bots) is not level:
+                match.lobby.bot_level = level
+                await work.save_lobby(match)
+            return projection.shown(match, settings, notice)
+
+        return await self._in_lobby(chat_key, user, change)
+
     async def set_closed(
         self, chat_key: str, user: User, closed: bool, *, is_admin: bool = False
     ) -> Outcome:
@@ -142,8 +165,8 @@ class LobbyCases:
                 return projection.refused(
                     match, settings, "error-not-enough-players", min=MIN_PLAYERS
                 )
+            level = match.bot_level(settings.strong_bots)  # before the deal fixes it
             match.game = Game.new(players, settings.rules(), self._seed())
-            level = Level.STRONG if settings.strong_bots else Level.EASY
             match.table = TableState(bot_level=level)
             log = [LogEntry(user.id, "start")]
             return await work.commit(match, match.game.opening_events, log)

@@ -35,6 +35,10 @@ class Lobby:
     closed: bool = False
     bots: int = 0  # computer players added so far: the next one is numbered bots + 1
     invited: list[str] = field(default_factory=list)  # a rematch's people, named, not joined
+    # The robots' level chosen in the lobby. None follows the chat's setting, so that a change
+    # in /settings while the lobby is open still counts, and lobbies stored before the choice
+    # existed keep working.
+    bot_level: Level | None = None
 
     @staticmethod
     def opened_by(user_id: str, name: str) -> Lobby:
@@ -78,7 +82,7 @@ class TableState:
     hand_sig: dict[str, str] = field(default_factory=dict)  # what each private view showed
     hand_ver: dict[str, int] = field(default_factory=dict)  # the version it was drawn at
     turn: Turn | None = None
-    bot_level: Level = Level.EASY  # chosen in the lobby's settings, fixed when the game starts
+    bot_level: Level = Level.EASY  # the lobby's or the chat's choice, fixed when the game starts
     # What the table has seen of the hands this round (who could not play on what): the strong
     # computer players read it, every move updates it (`apply`).
     seen: Memory = field(default_factory=Memory)
@@ -144,6 +148,15 @@ class Match:
     def names(self) -> dict[str, str]:
         return self.lobby.names
 
+    def bot_level(self, strong_bots: bool) -> Level:
+        """The level the robots play (or will play) at: fixed once dealt; in a lobby, its own
+        choice, or the chat's setting `strong_bots` until someone chooses."""
+        if self.game is not None:
+            return self.table.bot_level
+        if self.lobby.bot_level is not None:
+            return self.lobby.bot_level
+        return Level.STRONG if strong_bots else Level.EASY
+
     def seated(self) -> list[str]:
         """The seats in table order: the game's players once dealt, the lobby's before."""
         return self.lobby.players if self.game is None else self.game.players
@@ -166,7 +179,9 @@ class Match:
 
 
 def meta_from_dict(meta: dict[str, Any]) -> tuple[Lobby, TableState]:
-    """Read a stored `meta` object (older rows may lack the table keys or `invited`)."""
+    """Read a stored `meta` object (older rows may lack the table keys, `invited` or
+    `lobby_bot_level`)."""
+    chosen = meta.get("lobby_bot_level")
     lobby = Lobby(
         creator=str(meta["creator"]),
         players=[str(p) for p in meta["players"]],
@@ -174,6 +189,7 @@ def meta_from_dict(meta: dict[str, Any]) -> tuple[Lobby, TableState]:
         closed=bool(meta.get("closed", False)),
         bots=int(meta.get("bots", 0)),
         invited=[str(p) for p in meta.get("invited", ())],
+        bot_level=None if chosen is None else Level(chosen),
     )
     table = TableState(
         recent=list(meta.get("recent", ())),
@@ -195,6 +211,7 @@ def meta_to_dict(lobby: Lobby, table: TableState) -> dict[str, Any]:
         "closed": lobby.closed,
         "bots": lobby.bots,
         "invited": list(lobby.invited),
+        "lobby_bot_level": None if lobby.bot_level is None else lobby.bot_level.value,
         "recent": list(table.recent),
         "hand_sig": dict(table.hand_sig),
         "hand_ver": dict(table.hand_ver),

@@ -26,6 +26,7 @@ def table_view(match: Match, settings: ChatSettings) -> TableView:
         closed=lobby.closed,
         timer=settings.timer,
         deadline=match.deadline,
+        bot_level=match.bot_level(settings.strong_bots),
     )
     if game is None:
         seats = [

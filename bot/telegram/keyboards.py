@@ -17,7 +17,7 @@ from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettin
 from bot.telegram.callbacks import data, hand_data
 from bot.telegram.play_modes import mode_label, next_mode
 from bot.telegram.sender import Keyboard
-from bot.views import HandView
+from bot.views import HandView, TableView
 from core.rules import PRESET_NAMES, Scoring
 
 CARDS_PER_ROW = 4
@@ -78,12 +78,19 @@ def step_keyboard(
     return _markup(rows)
 
 
-def lobby_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:
+def lobby_keyboard(r: Renderer, view: TableView) -> Keyboard | None:
+    """Join, add a robot, start; and the robots' level, which the button names and a press
+    switches."""
+    lang, game_id = view.lang, view.game_id
     buttons = [
         button(text=r.t(lang, f"btn-{act}"), callback_data=data(LobbyKey(game_id, act)))
         for act in ("join", "addbot", "start")
     ]
-    return _markup([buttons[:2], buttons[2:]])
+    level = button(
+        text=r.t(lang, "btn-bot-level", level=view.bot_level.value),
+        callback_data=data(LobbyKey.switch_level(game_id, view.bot_level)),
+    )
+    return _markup([buttons[:2], buttons[2:], [level]])
 
 
 def rematch_keyboard(r: Renderer, lang: str, game_id: int) -> Keyboard | None:

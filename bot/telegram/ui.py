@@ -363,7 +363,7 @@ class TelegramUI:
         if view.top is None:  # a lobby, or a lobby that was cancelled
             slot = self._slot(view.game_id, game, LOBBY, chat_id)
             slot.on_new_id = partial(self._lobby_sent, view.game_id)
-            markup = lobby_keyboard(r, view.lang, view.game_id) if view.status == "lobby" else None
+            markup = lobby_keyboard(r, view) if view.status == "lobby" else None
 
             def render() -> Content:
                 # A rematch's invited people are mentioned: Telegram notifies them when the

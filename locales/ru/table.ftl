@@ -81,6 +81,20 @@ lobby-invited = 🔁 Реванш! { $count ->
    *[other] Ждём игроков прошлой партии: { $names }.
 }
 preset-custom = свои правила
+# The computer players' level ($level: easy, strong). The line is shown once the lobby has a robot.
+lobby-bot-level = 🤖 Уровень роботов: { $level ->
+    [strong] сильный
+   *[easy] простой
+}
+# The button names the level in force; a press switches to the other one.
+btn-bot-level = 🤖 Роботы: { $level ->
+    [strong] сильные
+   *[easy] простые
+}
+info-bot-level = Роботы в этой партии будут играть { $level ->
+    [strong] сильно
+   *[easy] попроще
+}.
 
 ## Private hand
 

@@ -81,6 +81,20 @@ lobby-invited = 🔁 Реванш! { $count ->
    *[other] Чекаємо на гравців минулої партії: { $names }.
 }
 preset-custom = власні правила
+# The computer players' level ($level: easy, strong). The line is shown once the lobby has a robot.
+lobby-bot-level = 🤖 Рівень роботів: { $level ->
+    [strong] сильний
+   *[easy] простий
+}
+# The button names the level in force; a press switches to the other one.
+btn-bot-level = 🤖 Роботи: { $level ->
+    [strong] сильні
+   *[easy] прості
+}
+info-bot-level = Роботи в цій партії гратимуть { $level ->
+    [strong] сильно
+   *[easy] простіше
+}.
 
 ## Private hand
 

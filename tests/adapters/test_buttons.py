@@ -7,6 +7,7 @@ import pytest
 
 from bot.buttons import (
     DISCORD_LIMIT,
+    LEVEL_OPS,
     MAX_ID,
     TELEGRAM_LIMIT,
     CardsKey,
@@ -20,6 +21,7 @@ from bot.buttons import (
     pack,
     parse,
 )
+from core.ai import Level
 
 KEYS: list[Key] = [
     HandKey(1, 0, "draw"),
@@ -34,6 +36,8 @@ KEYS: list[Key] = [
     LobbyKey(5, "join"),
     LobbyKey(5, "addbot"),
     LobbyKey(5, "start"),
+    LobbyKey(5, "easy"),
+    LobbyKey(5, "strong"),
     RematchKey(9),
     CardsKey(9),
     SettingKey("preset", "house"),
@@ -73,6 +77,10 @@ def test_numbers_are_range_checked() -> None:
         "hm:1:2:100",
         f"l:{2**63}:join",
         "l:1:explode",
+        "l:1:medium",
+        "l:1:STRONG",
+        "l:1:strong ",
+        "l:1:easy:strong",
         "l:1",
         f"r:{2**63}",
         "r:",
@@ -126,3 +134,15 @@ def test_a_hand_key_says_what_a_press_means() -> None:
     assert HandKey(1, 2, "page 3").page == 3 and not HandKey(1, 2, "page 3").is_move
     assert HandMenuKey(1, 2, 0).choose("play r7") == HandKey(1, 2, "play r7")
     assert HandMenuKey(1, 2, 0).choose("PLAY r7") is None
+
+
+def test_a_level_button_asks_for_the_level_it_wants() -> None:
+    """Not a toggle: the key names the level, so a second press of the same button asks for the
+    same level again instead of switching back."""
+    assert LEVEL_OPS == ("easy", "strong")
+    assert parse("l:7:strong") == LobbyKey(7, "strong")
+    assert LobbyKey(7, "strong").level is Level.STRONG and LobbyKey(7, "easy").level is Level.EASY
+    for op in ("join", "addbot", "start"):
+        assert LobbyKey(7, op).level is None
+    assert LobbyKey.switch_level(7, Level.EASY) == LobbyKey(7, "strong")
+    assert LobbyKey.switch_level(7, Level.STRONG) == LobbyKey(7, "easy")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import math
 import time
@@ -29,7 +30,9 @@ from bot.discord.reply import DEFER_AFTER
 from bot.i18n import I18n
 from bot.render import Renderer
 from bot.service import UnoService
+from bot.service.match import meta_from_dict
 from bot.storage import Storage
+from core.ai import Level
 from core.game import Game
 from core.rules import Rules
 from tests.discord.fake_discord import (
@@ -380,6 +383,8 @@ def make_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[...,
 
 # ============================================================================== tests
 
+LEVEL_IDS = ("l:1:easy", "l:1:strong")  # the first game's level button, either way
+
 
 async def test_lobby_by_buttons_and_commands(make_table: Callable[..., Any]) -> None:
     async with make_table() as t:
@@ -388,7 +393,7 @@ async def test_lobby_by_buttons_and_commands(make_table: Callable[..., Any]) -> 
         assert table.is_public
         assert all(n in table.content for n in ("Аня", "Боря", "Вика"))
         assert [c["custom_id"] for c in t.fake.buttons(table)] == [
-            f"l:1:{op}" for op in ("join", "addbot", "start")
+            f"l:1:{op}" for op in ("join", "addbot", "start", "strong")
         ]
         joined = [m for m in t.fake.channel_messages(t.world.channel) if "Вика" in m.content]
         assert joined, "the /join answer is public"
@@ -405,6 +410,43 @@ async def test_lobby_by_buttons_and_commands(make_table: Callable[..., Any]) -> 
         assert start.callback_type == 7 and start.original_id == table.id  # edited in place
         assert [c["custom_id"] for c in t.fake.buttons(table)] == ["t:1"]
         assert RENDERER.t("ru", "table-title", round=1) in table.content
+        t.assert_clean()
+
+
+async def test_the_lobby_chooses_the_robots_level(make_table: Callable[..., Any]) -> None:
+    """The button names the level in force and asks for the other one; the game plays it."""
+    async with make_table() as t:
+        anya, borya, _, gleb = t.users
+        table = await t.lobby(anya, borya)
+        easy, strong = (RENDERER.t("ru", "btn-bot-level", level=x) for x in ("easy", "strong"))
+
+        def level_button() -> tuple[str, str]:
+            [button] = [b for b in t.fake.buttons(table) if b["custom_id"] in LEVEL_IDS]
+            return button["label"], button["custom_id"]
+
+        assert level_button() == (easy, "l:1:strong")
+        await t.click(anya, table, label=RENDERER.t("ru", "btn-addbot"))
+        assert RENDERER.t("ru", "lobby-bot-level", level="easy") in table.content
+        # Gleb has not joined: he may not choose, and the lobby stays as it was.
+        shown = table.content
+        refused = await t.click(gleb, table, label=easy)
+        not_joined = RENDERER.t("ru", "error-not-joined").split(" (")[0]
+        assert refused.ephemeral and not_joined in refused.text
+        assert table.content == shown and level_button() == (easy, "l:1:strong")
+        before = copy.deepcopy(table.data)
+        pressed = await t.click(borya, table, label=easy)
+        assert pressed.callback_type == 7 and pressed.original_id == table.id  # edited in place
+        assert level_button() == (strong, "l:1:easy")
+        assert RENDERER.t("ru", "lobby-bot-level", level="strong") in table.content
+        # The same press again from a client still showing the old button: strong it stays.
+        again = await t.click(anya, table, "l:1:strong", snapshot=before)
+        assert not again.ephemeral
+        assert level_button() == (strong, "l:1:easy")
+        assert not (await t.service.settings(t.chat)).strong_bots  # only this lobby's
+        await t.click(anya, table, label=RENDERER.t("ru", "btn-start"))
+        rec = await t.storage.active_game(t.chat)
+        assert rec is not None and rec.status == "running"
+        assert meta_from_dict(rec.meta)[1].bot_level is Level.STRONG
         t.assert_clean()
 
 

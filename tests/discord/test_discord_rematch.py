@@ -89,7 +89,7 @@ async def test_the_rematch_button_under_the_result(
         assert invited in lobby.content  # a mention: see test_discord_rematch_mentions
         assert RENDERER.t(t.lang, "bot-name", number=1) in lobby.content
         assert [b["custom_id"] for b in t.fake.buttons(lobby)] == [
-            f"l:2:{op}" for op in ("join", "addbot", "start")
+            f"l:2:{op}" for op in ("join", "addbot", "start", "strong")
         ]
         # The button as an older client still shows it, and /rematch: a lobby is open.
         again = await t.click(vika, result, "r:1", snapshot=result.versions[0])

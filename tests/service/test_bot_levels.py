@@ -1,19 +1,26 @@
-"""The computer players' level: a chat's setting, fixed for a game when it starts."""
+"""The computer players' level: a chat's setting, or the lobby's own choice over it, fixed for a
+game when it starts."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import math
 from typing import Any
 
 import pytest
 
-from bot.service import UnoService
+from bot.render import Renderer
+from bot.service import Notice, Outcome, UnoService
 from bot.service import computer as computer_module
+from bot.service.match import Lobby, TableState, meta_from_dict, meta_to_dict
 from bot.storage import Storage
+from bot.views import Seat, TableView
 from core import actions as A
 from core.ai import Level, Memory
 from core.game import Game
-from tests.service.conftest import ALICE
+from core.rules import Rules
+from tests.service.conftest import ALICE, BORIS
 
 CHAT = "tg:-4242"
 
@@ -119,3 +126,128 @@ async def test_strong_robots_read_what_the_table_saw_across_moves(
     memories.clear()
     await _let_robots_move(service, 1)
     assert memories and any(m.of(ALICE.id) for m in memories)
+
+
+# ------------------------------------------------------------------ the lobby's choice
+
+
+def _level_notice(level: Level) -> Notice:
+    return Notice("info-bot-level", {"level": level.value})
+
+
+async def test_the_lobby_chooses_the_level_and_the_game_plays_it(
+    service: UnoService, storage: Storage, renderer: Renderer, levels: list[Level]
+) -> None:
+    assert (await service.new_game(CHAT, ALICE)).ok
+    for _ in range(3):
+        assert (await service.add_bot(CHAT, ALICE)).ok
+    out = await service.set_bot_level(CHAT, ALICE, Level.STRONG)
+    assert out.ok and out.info == _level_notice(Level.STRONG)
+    assert out.table is not None and out.table.bot_level is Level.STRONG
+    assert renderer.t("ru", "lobby-bot-level", level="strong") in renderer.table(
+        out.table, out.names
+    )
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.meta["lobby_bot_level"] == "strong"
+    assert not (await service.settings(CHAT)).strong_bots  # the chat's setting is untouched
+    assert (await service.start_game(CHAT, ALICE)).ok
+    await _let_robots_move(service)
+    assert levels and set(levels) == {Level.STRONG}
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.meta["bot_level"] == "strong"
+
+
+async def test_the_lobbys_choice_wins_over_the_chat_setting(
+    service: UnoService, storage: Storage, levels: list[Level]
+) -> None:
+    assert (await service.new_game(CHAT, ALICE)).ok
+    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots")).ok
+    assert (await service.set_bot_level(CHAT, ALICE, Level.EASY)).ok
+    for _ in range(3):
+        assert (await service.add_bot(CHAT, ALICE)).ok
+    assert (await service.start_game(CHAT, ALICE)).ok
+    await _let_robots_move(service)
+    assert levels and set(levels) == {Level.EASY}
+
+
+async def test_without_a_choice_the_lobby_follows_the_setting_until_the_start(
+    service: UnoService, storage: Storage, levels: list[Level]
+) -> None:
+    opened = await service.new_game(CHAT, ALICE)
+    assert opened.table is not None and opened.table.bot_level is Level.EASY
+    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots")).ok  # during the lobby
+    shown = (await service.table(CHAT)).table
+    assert shown is not None and shown.bot_level is Level.STRONG
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.meta["lobby_bot_level"] is None
+    for _ in range(3):
+        assert (await service.add_bot(CHAT, ALICE)).ok
+    assert (await service.start_game(CHAT, ALICE)).ok
+    await _let_robots_move(service)
+    assert levels and set(levels) == {Level.STRONG}
+
+
+async def test_asking_for_the_level_in_force_changes_nothing(
+    service: UnoService, storage: Storage
+) -> None:
+    assert (await service.new_game(CHAT, ALICE)).ok
+    before = await storage.active_game(CHAT)
+    # The chat's setting is easy: asking for easy stores no choice of the lobby's own.
+    same = await service.set_bot_level(CHAT, ALICE, Level.EASY)
+    assert same.ok and same.error is None and same.info == _level_notice(Level.EASY)
+    assert await storage.active_game(CHAT) == before
+    # Two quick presses of the strong button: the second finds strong and keeps it.
+    assert (await service.set_bot_level(CHAT, ALICE, Level.STRONG)).ok
+    chosen = await storage.active_game(CHAT)
+    again = await service.set_bot_level(CHAT, ALICE, Level.STRONG)
+    assert again.ok and again.info == _level_notice(Level.STRONG)
+    assert again.table is not None and again.table.bot_level is Level.STRONG
+    assert await storage.active_game(CHAT) == chosen
+    assert chosen is not None and before is not None and chosen.version == before.version + 1
+
+
+async def test_the_level_is_refused_outside_an_open_lobby_and_to_strangers(
+    service: UnoService, storage: Storage
+) -> None:
+    def refused(out: Outcome) -> str | None:
+        assert not out.ok and out.info is None and out.table is None
+        return None if out.error is None else out.error.key
+
+    assert refused(await service.set_bot_level(CHAT, ALICE, Level.STRONG)) == "error-no-game"
+    assert await storage.active_game(CHAT) is None
+    assert (await service.new_game(CHAT, ALICE)).ok
+    before = await storage.active_game(CHAT)
+    # Boris has not joined: he may not choose for the table.
+    assert refused(await service.set_bot_level(CHAT, BORIS, Level.STRONG)) == "error-not-joined"
+    assert await storage.active_game(CHAT) == before
+    assert (await service.add_bot(CHAT, ALICE)).ok
+    assert (await service.start_game(CHAT, ALICE)).ok
+    running = await storage.active_game(CHAT)
+    assert running is not None and running.meta["bot_level"] == "easy"
+    out = await service.set_bot_level(CHAT, ALICE, Level.STRONG)
+    assert refused(out) == "error-game-running"
+    assert await storage.active_game(CHAT) == running
+
+
+def test_the_lobbys_level_is_stored_and_older_rows_read_as_no_choice() -> None:
+    for level in (None, Level.EASY, Level.STRONG):
+        lobby = Lobby.opened_by(ALICE.id, ALICE.name)
+        lobby.bot_level = level
+        meta = meta_to_dict(lobby, TableState())
+        assert meta["lobby_bot_level"] == (None if level is None else level.value)
+        assert meta_from_dict(json.loads(json.dumps(meta)))[0] == lobby
+    older = meta_to_dict(Lobby.opened_by(ALICE.id, ALICE.name), TableState())
+    del older["lobby_bot_level"]
+    assert meta_from_dict(older)[0].bot_level is None
+
+
+def test_the_lobby_names_the_level_once_it_has_a_robot(renderer: Renderer) -> None:
+    seats = [Seat(ALICE.id, ALICE.name, 0, 0, False, False, False)]
+    lobby = TableView(CHAT, 1, 1, "lobby", "uk", False, Rules(), ALICE.id, seats)
+    line = renderer.t("uk", "lobby-bot-level", level="strong")
+    strong = dataclasses.replace(lobby, bot_level=Level.STRONG)
+    assert line not in renderer.table(strong, {})
+    robot = Seat("ai:1", "", 0, 0, True, False, False)
+    with_robot = dataclasses.replace(strong, seats=[*seats, robot])
+    assert line in renderer.table(with_robot, {})
+    assert "Рівень роботів: сильний" in line

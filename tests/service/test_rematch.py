@@ -15,6 +15,7 @@ from bot.render import Renderer
 from bot.service import Notice, Outcome, UnoService
 from bot.service.match import Lobby
 from bot.storage import Storage
+from core.ai import Level
 from core.events import GameEnded
 from core.game import Game
 from core.rules import MAX_PLAYERS, Rules
@@ -148,8 +149,9 @@ def test_the_new_lobby_never_holds_more_than_a_full_table() -> None:
         players=[ALICE.id, *(f"ai:{i}" for i in range(1, MAX_PLAYERS))],
         names={ALICE.id: "Алиса"},
     )
-    lobby = rematch.lobby_for(previous, GLEB.id, "Глеб")
+    lobby = rematch.lobby_for(previous, GLEB.id, "Глеб", level=Level.STRONG)
     assert len(lobby.players) == MAX_PLAYERS and lobby.players[0] == GLEB.id
+    assert lobby.bot_level is Level.STRONG
     assert lobby.bots == MAX_PLAYERS - 1 and lobby.invited == [ALICE.id]
     assert lobby.names[ALICE.id] == "Алиса" and lobby.names["ai:1"] == ""
 
@@ -169,3 +171,24 @@ def test_refusal_reasons(status: str) -> None:
         assert rematch.refusal(record(2, status), None, 1) == "error-game-exists"
     else:
         assert rematch.refusal(None, record(2, status), None) == "error-no-rematch"
+
+
+async def test_the_rematch_keeps_the_level_the_match_was_played_at(
+    service: UnoService, storage: Storage
+) -> None:
+    """As it keeps the robots: the table asked for the same match again, whatever the chat's
+    setting says (here easy); the new lobby's button can still change it."""
+    await lobby(service, ALICE, BORIS, VIKA, bots=2)
+    assert (await service.set_bot_level(CHAT, ALICE, Level.STRONG)).ok
+    assert (await service.start_game(CHAT, ALICE)).ok
+    await install(service, storage, last_round(ALICE.id, BORIS.id, VIKA.id))
+    assert (await service.act(ALICE, "play r5", chat_key=CHAT)).match_finished
+    assert not (await service.settings(CHAT)).strong_bots
+    out = await service.rematch(CHAT, BORIS)
+    assert out.ok and out.table is not None and out.table.bot_level is Level.STRONG
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.meta["lobby_bot_level"] == "strong"
+    assert (await service.set_bot_level(CHAT, BORIS, Level.EASY)).ok
+    assert (await service.start_game(CHAT, BORIS)).ok
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.meta["bot_level"] == "easy"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import COMMANDS
+from bot.service.match import meta_from_dict
 from bot.settings import ChatSettings
+from core.ai import Level
 from tests.telegram.conftest import Harness
 
 
@@ -16,7 +18,10 @@ async def test_lobby_by_commands_and_buttons(harness: Harness) -> None:
     lobby = h.api.last_message(h.group.id)
     assert lobby.plain_text.startswith(h.r.t("ru", "lobby-title"))
     labels = [btn["text"] for btn in lobby.buttons]
-    assert labels == [h.r.t("ru", f"btn-{x}") for x in ("join", "addbot", "start")]
+    assert labels == [
+        *(h.r.t("ru", f"btn-{x}") for x in ("join", "addbot", "start")),
+        h.r.t("ru", "btn-bot-level", level="easy"),
+    ]
     answer = await h.press_button(b, h.r.t("ru", "btn-join"))
     assert (answer.text, answer.show_alert) == (
         h.r.t("ru", "info-joined", name=b.first_name),
@@ -50,6 +55,46 @@ async def test_lobby_by_commands_and_buttons(harness: Harness) -> None:
     assert late.show_alert and late.text == h.r.t("ru", "error-game-running")
     await h.say(g, "/join")
     assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "error-game-running")
+
+
+async def test_the_lobby_chooses_the_robots_level(harness: Harness) -> None:
+    """The button names the level in force and asks for the other one; the game plays it."""
+    h = harness
+    h.check_language = True
+    a, b, *_ = h.users
+    await h.say(a, "/new")
+    await h.say(a, "/addbot")
+    lobby = next(m for m in h.api.messages(h.group.id) if m.buttons)
+    game_id = await h.game_id()
+    easy, strong = (h.r.t("ru", "btn-bot-level", level=x) for x in ("easy", "strong"))
+    chosen = h.r.t("ru", "info-bot-level", level="strong")
+    assert {"text": easy, "callback_data": f"l:{game_id}:strong"} in lobby.buttons
+    assert h.r.t("ru", "lobby-bot-level", level="easy") in lobby.plain_text
+    # Boris has not joined: he may not choose, and the lobby stays as it was.
+    shown = lobby.plain_text
+    refused = await h.press_button(b, easy)
+    assert (refused.text, refused.show_alert) == (h.r.t("ru", "error-not-joined"), True)
+    await h.settle()
+    assert h.api.message(h.group.id, lobby.message_id).plain_text == shown
+    answer = await h.press_button(a, easy)
+    assert (answer.text, answer.show_alert) == (chosen, False)
+    await h.settle()
+    lobby = h.api.message(h.group.id, lobby.message_id)
+    assert {"text": strong, "callback_data": f"l:{game_id}:easy"} in lobby.buttons
+    assert easy not in [btn["text"] for btn in lobby.buttons]
+    assert h.r.t("ru", "lobby-bot-level", level="strong") in lobby.plain_text
+    # The same press again (a client that still shows the old button): strong it stays.
+    again = await h.press(a, h.group, lobby.message_id, f"l:{game_id}:strong", strict=False)
+    assert (again.text, again.show_alert) == (chosen, False)
+    await h.settle()
+    lobby = h.api.message(h.group.id, lobby.message_id)
+    assert {"text": strong, "callback_data": f"l:{game_id}:easy"} in lobby.buttons
+    assert not (await h.svc.settings(f"tg:{h.group.id}")).strong_bots  # only this lobby's
+    await h.press_button(a, h.r.t("ru", "btn-start"))
+    await h.settle()
+    rec = await h.svc.storage.active_game(f"tg:{h.group.id}")
+    assert rec is not None and rec.status == "running"
+    assert meta_from_dict(rec.meta)[1].bot_level is Level.STRONG
 
 
 @pytest.mark.parametrize("harness", [{"players": 2, "lobby_idle": 1.0}], indirect=True)

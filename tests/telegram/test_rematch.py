@@ -80,7 +80,8 @@ async def test_the_rematch_button_under_the_result(harness: Harness) -> None:
     assert invited in lobby.plain_text
     assert h.r.t(lang, "bot-name", number=1) in lobby.plain_text
     assert [btn["text"] for btn in lobby.buttons] == [
-        h.r.t(lang, f"btn-{x}") for x in ("join", "addbot", "start")
+        *(h.r.t(lang, f"btn-{x}") for x in ("join", "addbot", "start")),
+        h.r.t(lang, "btn-bot-level", level="easy"),  # the level the match was played at
     ]
     rec = await h.svc.storage.active_game(chat_key(h.group.id))
     assert rec is not None and rec.status == "lobby" and rec.meta["players"] == [str(b.id), ROBOT]

@@ -1,5 +1,5 @@
 """The lobby and the game's life: /new, /rematch, /join, /leave, /start, /addbot, /kill, /kick,
-and the buttons of the lobby and of a match's result."""
+and the buttons of the lobby (the robots' level too) and of a match's result."""
 
 from __future__ import annotations
 
@@ -188,6 +188,8 @@ async def lobby_button(
         out = await service.join(chat, user)
     elif key.op == "addbot":
         out = await service.add_bot(chat, user)
+    elif key.level is not None:
+        out = await service.set_bot_level(chat, user, key.level)
     else:
         out = await _start(bot, admins, service, chat_id, user)
     await ui.publish(out)
