@@ -9,8 +9,10 @@ Who is in the new lobby:
   /new);
 - the previous match's computer players, renumbered from 1: nobody has to press "add a robot"
   again, and a robot has no consent to ask for;
-- the level those computer players played at: the table asked for a rematch of that match,
-  whatever the chat's setting says now (the lobby's button changes it);
+- the level the last lobby chose for its computer players with its button, if it chose one:
+  the table asked for that match again. A level it left to the chat's setting stays with the
+  setting, which may have changed since (the console's settings, /settings); the new lobby's
+  button changes it either way;
 - nobody else. The previous match's people are only named in the lobby (`invited`), so that
   they know to join: joining them unasked would start sending them private hands, and whoever
   has had enough would have to leave a game they never chose to play.
@@ -26,7 +28,6 @@ from typing import Protocol
 
 from bot.service.match import Lobby
 from bot.views import BOT_PREFIX, is_bot
-from core.ai import Level
 from core.rules import MAX_PLAYERS
 
 
@@ -61,7 +62,7 @@ def refusal(active: _Game | None, last: _Game | None, game_id: int | None) -> st
     return None
 
 
-def lobby_for(previous: Lobby, user_id: str, user_name: str, *, level: Level) -> Lobby:
+def lobby_for(previous: Lobby, user_id: str, user_name: str) -> Lobby:
     """The new lobby from the previous match's (see the module's docstring)."""
     seats = previous.players
     # The asking player may be new to this table; a full table then leaves a robot out.
@@ -77,5 +78,5 @@ def lobby_for(previous: Lobby, user_id: str, user_name: str, *, level: Level) ->
         },
         bots=len(bots),
         invited=invited,
-        bot_level=level,
+        bot_level=previous.bot_level,
     )

@@ -66,9 +66,7 @@ class LobbyCases:
                 return work.refuse(refused)
             assert last is not None
             try:
-                lobby = rematch_rules.lobby_for(
-                    last.lobby, user.id, user.name, level=last.table.bot_level
-                )
+                lobby = rematch_rules.lobby_for(last.lobby, user.id, user.name)
                 match = await work.create(lobby)
             except GameExists:  # another process opened one meanwhile
                 return work.refuse("error-game-exists")

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from bot import steps
 from bot.buttons import BACK, LobbyKey, RematchKey, SettingKey
 from bot.render import Renderer
-from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
+from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings, next_choice
 from bot.telegram.callbacks import data, hand_data
 from bot.telegram.play_modes import mode_label, next_mode
 from bot.telegram.sender import Keyboard
@@ -112,11 +112,6 @@ def _setting(text: str, key: str, value: str) -> Button:
     return button(text=text, callback_data=data(SettingKey(key, value)))
 
 
-def _next(values: tuple[object, ...], current: object) -> object:
-    index = values.index(current) if current in values else -1
-    return values[(index + 1) % len(values)]
-
-
 def settings_keyboard(
     r: Renderer, lang: str, settings: ChatSettings, *, play_mode: bool = False
 ) -> Keyboard | None:
@@ -140,7 +135,7 @@ def settings_keyboard(
     timer_label = (
         r.t(lang, "tg-set-timer", seconds=timer) if timer else r.t(lang, "tg-set-timer-off")
     )
-    next_timer = _next(TIMER_CHOICES, timer)
+    next_timer = next_choice(TIMER_CHOICES, timer)
     timer_value = "off" if next_timer is None else str(next_timer)
     colorblind = _setting(
         r.t(lang, "tg-set-colorblind", value=on if settings.colorblind else off),
@@ -177,7 +172,7 @@ def settings_keyboard(
         _setting(
             r.t(lang, "tg-set-target", count=rules.target),
             "target",
-            str(_next(TARGET_CHOICES, rules.target)),
+            str(next_choice(TARGET_CHOICES, rules.target)),
         ),
         _setting(
             r.t(lang, "tg-set-scoring", scoring=r.t(lang, f"scoring-{rules.scoring.value}")),

@@ -148,8 +148,9 @@ def test_the_new_lobby_never_holds_more_than_a_full_table() -> None:
         creator=ALICE.id,
         players=[ALICE.id, *(f"ai:{i}" for i in range(1, MAX_PLAYERS))],
         names={ALICE.id: "Алиса"},
+        bot_level=Level.STRONG,
     )
-    lobby = rematch.lobby_for(previous, GLEB.id, "Глеб", level=Level.STRONG)
+    lobby = rematch.lobby_for(previous, GLEB.id, "Глеб")
     assert len(lobby.players) == MAX_PLAYERS and lobby.players[0] == GLEB.id
     assert lobby.bot_level is Level.STRONG
     assert lobby.bots == MAX_PLAYERS - 1 and lobby.invited == [ALICE.id]
@@ -173,7 +174,7 @@ def test_refusal_reasons(status: str) -> None:
         assert rematch.refusal(None, record(2, status), None) == "error-no-rematch"
 
 
-async def test_the_rematch_keeps_the_level_the_match_was_played_at(
+async def test_the_rematch_keeps_the_level_its_lobby_chose(
     service: UnoService, storage: Storage
 ) -> None:
     """As it keeps the robots: the table asked for the same match again, whatever the chat's
@@ -192,3 +193,22 @@ async def test_the_rematch_keeps_the_level_the_match_was_played_at(
     assert (await service.start_game(CHAT, BORIS)).ok
     rec = await storage.active_game(CHAT)
     assert rec is not None and rec.meta["bot_level"] == "easy"
+
+
+async def test_a_level_left_to_the_setting_follows_the_setting_into_the_rematch(
+    service: UnoService, storage: Storage
+) -> None:
+    """Nobody chose a level in the lobby: the setting decided, and a change of it between the
+    matches (the console's settings, /settings) decides the rematch."""
+    await lobby(service, ALICE, BORIS, VIKA, bots=2)
+    assert (await service.start_game(CHAT, ALICE)).ok
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.meta["bot_level"] == "easy"
+    await install(service, storage, last_round(ALICE.id, BORIS.id, VIKA.id))
+    assert (await service.act(ALICE, "play r5", chat_key=CHAT)).match_finished
+    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots", is_admin=True)).ok
+    out = await service.rematch(CHAT, BORIS)
+    assert out.ok and out.table is not None and out.table.bot_level is Level.STRONG
+    assert (await service.start_game(CHAT, BORIS)).ok
+    rec = await storage.active_game(CHAT)
+    assert rec is not None and rec.meta["bot_level"] == "strong"
