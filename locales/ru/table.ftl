@@ -272,7 +272,7 @@ console-quit-keys = й
 console-settings-keys = ы
 console-rules-keys = к
 # After the rules, shown with `r`: back to the game.
-console-rules-back = ↩️ Нажмите Enter, чтобы вернуться.{" "}
+console-rules-back = ↩️ Чтобы вернуться к игре, нажмите ↵{" "}
 ## $low, $high: the numbers that may be typed.
 console-prompt = Ваш выбор ({ $low }–{ $high }; s — настройки, r — правила, q — выход):{" "}
 console-prompt-back = Ваш выбор ({ $low }–{ $high }; 0 или q — назад):{" "}

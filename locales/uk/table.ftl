@@ -272,7 +272,7 @@ console-quit-keys = й
 console-settings-keys = і
 console-rules-keys = к
 # After the rules, shown with `r`: back to the game.
-console-rules-back = ↩️ Натисніть Enter, щоб повернутися.{" "}
+console-rules-back = ↩️ Щоб повернутися до гри, натисніть ↵{" "}
 ## $low, $high: the numbers that may be typed.
 console-prompt = Ваш вибір ({ $low }–{ $high }; s — налаштування, r — правила, q — вихід):{" "}
 console-prompt-back = Ваш вибір ({ $low }–{ $high }; 0 або q — назад):{" "}

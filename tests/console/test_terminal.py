@@ -263,7 +263,7 @@ async def test_settings_and_rules_at_the_prompt_apply_to_the_next_match(
     child.expect(TURN_PROMPT)
     assert "Ваш ход" in child.before
     child.sendline("r")
-    child.expect("Нажмите Enter, чтобы вернуться")
+    child.expect("Чтобы вернуться к игре, нажмите ↵")
     rules = child.before
     assert "Классические правила" in rules and "Накопление штрафов: вкл." in rules
     child.sendline("")
