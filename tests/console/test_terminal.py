@@ -261,7 +261,7 @@ async def test_settings_and_rules_at_the_prompt_apply_to_the_next_match(
     assert "Накопление штрафов: вкл." in child.before
     child.sendline("q")  # back to the game: the turn is shown again
     child.expect(TURN_PROMPT)
-    assert "Ваш ход" in child.before
+    assert "🎴 УНО · раунд 1" in child.before  # the turn (or the first color) again
     child.sendline("r")
     child.expect("Чтобы вернуться к игре, нажмите ↵")
     rules = child.before
