@@ -354,6 +354,7 @@ class Renderer:
             if settings.timer
             else self.t(lang, "settings-timer-off"),
             self.t(lang, "settings-colorblind", value=on if settings.colorblind else off),
+            self.t(lang, "settings-strong-bots", value=on if settings.strong_bots else off),
             self.t(
                 lang, "settings-scoring", scoring=self.t(lang, f"scoring-{rules.scoring.value}")
             ),

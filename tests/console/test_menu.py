@@ -55,3 +55,13 @@ def test_every_switch_line_flips_and_every_other_line_sets_a_valid_value(lang: s
             assert settings.toggled(entry.key) != settings
         else:
             assert settings.changed(entry.key, entry.value) != settings
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"), [("ru", "🤖 Сильные роботы: вкл."), ("uk", "🤖 Сильні роботи: увімк.")]
+)
+def test_the_settings_text_names_the_robots_level(lang: str, line: str) -> None:
+    """What /settings and /rules say in the chats (and `r` in the console) lists it too."""
+    text = R.settings(lang, ChatSettings(lang=lang, strong_bots=True))
+    assert line in text.splitlines()
+    assert line not in R.settings(lang, ChatSettings(lang=lang)).splitlines()
