@@ -344,27 +344,51 @@ class Renderer:
     # ------------------------------------------------------------------ settings, stats, help
 
     def settings(self, lang: str, settings: ChatSettings) -> str:
+        lines = [self.t(lang, "settings-title")]
+        lines += [line for _, line in self.setting_lines(lang, settings)]
+        return "\n".join(lines)
+
+    def setting_lines(self, lang: str, settings: ChatSettings) -> list[tuple[str, str]]:
+        """Each setting's line, keyed by the setting (`ChatSettings.changed`'s keys): the
+        /settings text lists them all, the console's settings menu those a terminal has."""
         rules = settings.rules()
         on, off = self.t(lang, "value-on"), self.t(lang, "value-off")
+        timer = settings.timer
         lines = [
-            self.t(lang, "settings-title"),
-            self.t(lang, "settings-preset", preset=self.rules_name(lang, rules)),
-            self.t(lang, "settings-lang", language=self.t(lang, f"lang-{settings.lang or lang}")),
-            self.t(lang, "settings-timer", seconds=settings.timer)
-            if settings.timer
-            else self.t(lang, "settings-timer-off"),
-            self.t(lang, "settings-colorblind", value=on if settings.colorblind else off),
-            self.t(lang, "settings-strong-bots", value=on if settings.strong_bots else off),
-            self.t(
-                lang, "settings-scoring", scoring=self.t(lang, f"scoring-{rules.scoring.value}")
+            ("preset", self.t(lang, "settings-preset", preset=self.rules_name(lang, rules))),
+            (
+                "lang",
+                self.t(
+                    lang, "settings-lang", language=self.t(lang, f"lang-{settings.lang or lang}")
+                ),
             ),
-            self.t(lang, "settings-target", count=rules.target),
-            self.t(lang, "settings-creepers", count=rules.creepers),
+            (
+                "timer",
+                self.t(lang, "settings-timer", seconds=timer)
+                if timer
+                else self.t(lang, "settings-timer-off"),
+            ),
+            (
+                "colorblind",
+                self.t(lang, "settings-colorblind", value=on if settings.colorblind else off),
+            ),
+            (
+                "strong_bots",
+                self.t(lang, "settings-strong-bots", value=on if settings.strong_bots else off),
+            ),
+            (
+                "scoring",
+                self.t(
+                    lang, "settings-scoring", scoring=self.t(lang, f"scoring-{rules.scoring.value}")
+                ),
+            ),
+            ("target", self.t(lang, "settings-target", count=rules.target)),
+            ("creepers", self.t(lang, "settings-creepers", count=rules.creepers)),
         ]
         for option in BOOL_OPTIONS:
             value = on if getattr(rules, option) else off
-            lines.append(f"{self.t(lang, 'opt-' + option)}: {value}")
-        return "\n".join(lines)
+            lines.append((option, f"{self.t(lang, 'opt-' + option)}: {value}"))
+        return lines
 
     def stats(self, lang: str, rows: list[StatRow]) -> str:
         """The leaderboard in the order given (the storage ranks it by the chat's scoring).

@@ -446,7 +446,10 @@ class ConsoleTable:
         """The table's settings, one numbered line each (`bot.console.menu`), until `0` or `q`
         goes back (True); False: the input ended."""
         while True:
-            settings = await self.service.settings(CHAT)
+            settings = await self.service.settings(CHAT)  # as the last change left them
+            self.lang = settings.lang or self.lang
+            self.user = self._player(self.lang)
+            self.colorblind_on = settings.colorblind
             entries = menu.entries(self.r, self.lang, settings)
             self.say("")
             for line in wrap(self.r.t(self.lang, "console-settings-title"), self.columns):
@@ -470,10 +473,6 @@ class ConsoleTable:
             if not out.ok:  # a storage failure: said, and nothing changed
                 self.show(out)
                 self.flush()
-            changed = await self.service.settings(CHAT)
-            self.lang = changed.lang or self.lang
-            self.user = self._player(self.lang)
-            self.colorblind_on = changed.colorblind
 
     async def _rules(self) -> bool:
         """The rules of a new match, as /rules words them, until Enter (True); False: the input

@@ -66,8 +66,7 @@ class LobbyCases:
                 return work.refuse(refused)
             assert last is not None
             try:
-                lobby = rematch_rules.lobby_for(last.lobby, user.id, user.name)
-                match = await work.create(lobby)
+                match = await work.create(rematch_rules.lobby_for(last.lobby, user.id, user.name))
             except GameExists:  # another process opened one meanwhile
                 return work.refuse("error-game-exists")
             return projection.shown(match, await work.settings(), Notice("info-rematch"))
