@@ -61,8 +61,8 @@ if str(ROOT) not in sys.path:
 from pydantic import SecretStr  # noqa: E402
 
 from bot.config import Settings  # noqa: E402
-from bot.i18n import get_i18n  # noqa: E402
-from bot.render import Renderer  # noqa: E402
+from bot.presentation.i18n import get_i18n  # noqa: E402
+from bot.presentation.render import Renderer  # noqa: E402
 from bot.service import UnoService  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.telegram.app import GROUP_LIMIT, TelegramApp, create_bot  # noqa: E402

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Settings
-from bot.i18n import LANGS, get_i18n, normalize_lang
-from bot.render import Renderer
+from bot.presentation.i18n import LANGS, get_i18n, normalize_lang
+from bot.presentation.render import Renderer
 from bot.service import UnoService
 from bot.storage import DatabaseInUse, Storage, open_storage, sqlite_path
 from core.rules import MAX_PLAYERS, PRESET_NAMES

@@ -8,8 +8,8 @@ from typing import Annotated
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL
+from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.outbox import LEASE
 
 

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from bot.art.export import back_png, contact_sheet_png, picture_name, sticker_png
-from bot.i18n import LANGS
+from bot.presentation.i18n import LANGS
 from core.cards import ALL_CARDS
 
 

@@ -17,7 +17,7 @@ from PIL import Image
 
 from bot.art import face
 from bot.art.palette import SHEET_BACKGROUND
-from bot.i18n import DEFAULT_LANG
+from bot.presentation.i18n import DEFAULT_LANG
 from core.cards import ALL_CARDS, COLORS, Card
 
 STICKER_SIZE = 512

@@ -31,7 +31,7 @@ from bot.art.palette import (
     WILD_FIELD,
     mix,
 )
-from bot.i18n import get_i18n
+from bot.presentation.i18n import get_i18n
 from core.cards import Card, Color, Kind
 
 CARD_W = 1000

@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 from bot.art import face, glyphs
 from bot.art.export import card_image, png_bytes
 from bot.art.palette import CARD_COLORS, INK, SHEET_BACKGROUND, WHITE
-from bot.i18n import DEFAULT_LANG
+from bot.presentation.i18n import DEFAULT_LANG
 from core.cards import Card, Color
 
 CARD_HEIGHT = 220  # pixels of one card in a hand of ordinary size

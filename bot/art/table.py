@@ -26,7 +26,7 @@ from bot.art.export import png_bytes
 from bot.art.glyphs import Place, Poly, Stroke
 from bot.art.hand import card_tile, color_pill
 from bot.art.palette import CARD_COLORS, INK, RGB, SHEET_BACKGROUND, WHITE, mix
-from bot.i18n import DEFAULT_LANG
+from bot.presentation.i18n import DEFAULT_LANG
 from core.cards import Card, Color
 
 HEIGHT = 240

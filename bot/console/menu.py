@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import LANGS
-from bot.render import Renderer
-from bot.settings import TARGET_CHOICES, ChatSettings, next_choice
+from bot.presentation.i18n import LANGS
+from bot.presentation.render import Renderer
+from bot.service.chat_settings import TARGET_CHOICES, ChatSettings, next_choice
 from core.rules import PRESET_NAMES
 
 NOT_IN_A_TERMINAL = frozenset({"timer"})  # the console plays without a turn timer

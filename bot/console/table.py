@@ -22,9 +22,9 @@ from typing import TextIO
 
 from bot.console import menu
 from bot.console.layout import COLUMNS, ROWS, flow, grid, wrap
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Outcome, UnoService, User
-from bot.views import HandView, TableView
+from bot.service.views import HandView, TableView
 from core.actions import Action, ActionType
 from core.rules import Rules
 

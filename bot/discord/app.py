@@ -13,16 +13,16 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.delivery import Delivery
+from bot.delivery.outbox_loop import Delivery
+from bot.delivery.timer_loop import TimerLoop
 from bot.discord.cog import UnoCog
 from bot.discord.controller import PREFIX, Controller
 from bot.discord.items import DYNAMIC_ITEMS
 from bot.discord.reply import DEFER_AFTER, MONOTONIC, Clock
 from bot.discord.translator import FluentTranslator
-from bot.i18n import get_i18n
-from bot.render import Renderer
+from bot.presentation.i18n import get_i18n
+from bot.presentation.render import Renderer
 from bot.service import UnoService
-from bot.timer_loop import TimerLoop
 
 log = logging.getLogger(__name__)
 TIMER_RETRY = 5.0  # seconds before the timer loop starts again after a failure
@@ -94,7 +94,7 @@ class ShardedUnoBot(UnoBot, commands.AutoShardedBot):
     `shard_ids` (None: every one). With the shards split across processes over one PostgreSQL
     database, any process may answer any interaction (Discord sends a guild's to its shard's
     process and every DM's to shard 0's): the game is in the database, each deadline and outbox
-    entry is claimed by one process (`bot.service.clock`, `bot.delivery`), and what the
+    entry is claimed by one process (`bot.service.clock`, `bot.delivery.outbox_loop`), and what the
     controller remembers is checked against the database (`bot.discord.controller`)."""
 
 

@@ -13,14 +13,14 @@ What goes where:
   token is younger than 14 minutes; after that the player presses "my cards" again. With the
   chat setting `dm_hands` (or the member's own choice), the hand is one direct message per game
   and player, edited in place; closed DMs (50007) are explained once in the channel (a stored
-  mark, `bot.notes`) and the ephemeral hand is used instead.
+  mark, `bot.presentation.notes`) and the ephemeral hand is used instead.
 - A move reads nothing but what the service's answer carries: its language and the views' flags.
   The refs a game's messages need are read once per game, and where each player's hand goes is
   decided once per game (again after a settings change here).
-- What a commit must show is in the service's outbox too (`bot.delivery`): once an interaction
-  or a timer's outcome has been handled, its entries are marked sent; at start, what a stopped
-  process committed but had not shown is published again (the table edited, the results posted
-  once: a posted result is recorded with its entry).
+- What a commit must show is in the service's outbox too (`bot.delivery.outbox_loop`): once an
+  interaction or a timer's outcome has been handled, its entries are marked sent; at start, what a
+  stopped process committed but had not shown is published again (the table edited, the results
+  posted once: a posted result is recorded with its entry).
 - Several processes (shards split across processes over one PostgreSQL database: `shared`): an
   interaction is answered by the process that received it (a guild's by its shard's, a DM's by
   shard 0's), but any process may publish any game (a move made in a DM, a deadline or an outbox
@@ -56,9 +56,7 @@ import discord
 from cachetools import LRUCache
 from discord import app_commands, ui
 
-from bot import chat_keys, notes, steps
-from bot.buttons import LOBBY_OPS, HandKey, LobbyKey
-from bot.delivery import Delivery
+from bot.delivery.outbox_loop import Delivery
 from bot.discord import layout
 from bot.discord.emoji import CardEmoji, top_card_embeds
 from bot.discord.hand_row import ROOM_LEFT, hand_row
@@ -75,11 +73,13 @@ from bot.discord.reply import (
     chunks,
     fit,
 )
-from bot.i18n import COMMANDS, Arg, normalize_lang
-from bot.render import Renderer
-from bot.service import Notice, Outcome, UnoService, User, public_event
-from bot.settings import ChatSettings
-from bot.views import HandView, TableView, is_bot
+from bot.presentation import notes, steps
+from bot.presentation.buttons import LOBBY_OPS, HandKey, LobbyKey
+from bot.presentation.i18n import COMMANDS, Arg, normalize_lang
+from bot.presentation.render import Renderer
+from bot.service import Notice, Outcome, UnoService, User, chat_keys, public_event
+from bot.service.chat_settings import ChatSettings
+from bot.service.views import HandView, TableView, is_bot
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's h
 TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
 LIVE_REF = "dc:live:"  # + user id: their ephemeral hand, for other processes (`LiveHand.ref`)
 TURN_PING = layout.TURN_PING  # a member's own switch: notify me when my turn begins
-RESULTS = "results"  # the item of an outcome's posted results (see `bot.delivery`)
+RESULTS = "results"  # the item of an outcome's posted results (see `bot.delivery.outbox_loop`)
 NO_GAME = Notice("error-no-game")
 # Ten players with 32-character names overflow a message: names are cut until the table fits.
 NAME_LIMITS: tuple[int | None, ...] = (None, 20, 12, 8)
@@ -447,8 +447,8 @@ class Controller:
         told (their DM hand edited, or the turn prompt: no ephemeral survives a restart).
 
         Not with other processes (`shared`): they show their games, and what a stopped one
-        left unshown is in the outbox (`bot.delivery`); a process starting would otherwise
-        prompt every player whose hand another process keeps up to date."""
+        left unshown is in the outbox (`bot.delivery.outbox_loop`); a process starting would
+        otherwise prompt every player whose hand another process keeps up to date."""
         if self.shared:
             return
         for rec in await self.service.running_games():
@@ -893,7 +893,8 @@ class Controller:
         await self._answer(interaction, handle)
 
     async def on_hand(self, interaction: discord.Interaction[Any], key: HandKey) -> None:
-        """A hand button or the card menu (`bot.steps.press`): a move, a step, a page, back."""
+        """A hand button or the card menu (`bot.presentation.steps.press`): a move, a step, a page,
+        back."""
 
         if not self.is_private(interaction):
             await self.on_unknown_component(interaction)

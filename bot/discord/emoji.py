@@ -41,9 +41,9 @@ import discord
 
 from bot.art import emoji_png, picture_name
 from bot.art.palette import CARD_COLORS, WILD_FIELD
-from bot.i18n import LANGS
-from bot.render import Renderer
-from bot.views import TableView
+from bot.presentation.i18n import LANGS
+from bot.presentation.render import Renderer
+from bot.service.views import TableView
 from core.cards import ALL_CARDS, Card
 
 log = logging.getLogger(__name__)

@@ -21,8 +21,8 @@ from __future__ import annotations
 import itertools
 
 from bot.discord.emoji import CardEmoji
-from bot.render import Renderer
-from bot.views import HandView
+from bot.presentation.render import Renderer
+from bot.service.views import HandView
 from core.actions import ActionType
 from core.cards import Card
 

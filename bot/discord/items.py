@@ -1,8 +1,8 @@
 """The bot's buttons and select menus: `ui.DynamicItem`s whose custom id is all their state.
 
-A custom id is a key of `bot.buttons` (the grammar both platforms share, at most 100 characters
-here), so a button keeps working after a restart and a press on an outdated hand is recognised.
-The items only parse their custom id and hand the interaction to the `Controller`
+A custom id is a key of `bot.presentation.buttons` (the grammar both platforms share, at most 100
+characters here), so a button keeps working after a restart and a press on an outdated hand is
+recognised. The items only parse their custom id and hand the interaction to the `Controller`
 (`interaction.client.uno`): no game state lives here.
 
 Each item takes every id of its kind (`h:...`, `l:...`) and `dispatch`es it by its parsed key;
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 from discord import ui
 
-from bot.buttons import (
+from bot.presentation.buttons import (
     DISCORD_LIMIT,
     CardsKey,
     HandKey,

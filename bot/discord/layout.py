@@ -18,8 +18,6 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot import steps
-from bot.buttons import BACK, PAGE, LobbyKey
 from bot.discord.emoji import CardEmoji
 from bot.discord.items import (
     HandButton,
@@ -36,9 +34,17 @@ from bot.discord.items import (
     settings_id,
     table_id,
 )
-from bot.render import Renderer
-from bot.settings import BOOL_OPTIONS, SWITCHES, TARGET_CHOICES, TIMER_CHOICES, ChatSettings
-from bot.views import HandView, TableView
+from bot.presentation import steps
+from bot.presentation.buttons import BACK, PAGE, LobbyKey
+from bot.presentation.render import Renderer
+from bot.service.chat_settings import (
+    BOOL_OPTIONS,
+    SWITCHES,
+    TARGET_CHOICES,
+    TIMER_CHOICES,
+    ChatSettings,
+)
+from bot.service.views import HandView, TableView
 from core.actions import Action, ActionType
 from core.cards import Color
 from core.rules import PRESET_NAMES

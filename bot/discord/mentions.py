@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.mentions import Marked
-from bot.views import TableView
+from bot.presentation.mentions import Marked
+from bot.service.views import TableView
 
 
 def mention(player: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import DEFAULT_LANG, I18n, get_i18n
+from bot.presentation.i18n import DEFAULT_LANG, I18n, get_i18n
 
 DISCORD_LANGS: dict[discord.Locale, str] = {
     discord.Locale.russian: "ru",

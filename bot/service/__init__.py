@@ -21,9 +21,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.alarms import Alarms
+from bot.service.chat_settings import ChatSettings
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
+from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.lobby import LobbyCases
 from bot.service.outbox import LEASE, OutboxPort
 from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, public_event
@@ -33,7 +34,6 @@ from bot.service.refs import Refs
 from bot.service.settings import SettingsCases
 from bot.service.settings_store import SettingsStore
 from bot.service.unit_of_work import UnitOfWork
-from bot.settings import ChatSettings
 from bot.storage import GameRecord, StatRow, StoragePort
 from core.ai import Level
 

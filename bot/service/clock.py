@@ -1,6 +1,6 @@
 """Time-driven use cases: computer players, turn timeouts, idle lobbies, and the timer loop.
 
-Each open game has at most one stored deadline (`bot.deadlines` says which). The database
+Each open game has at most one stored deadline (`bot.service.deadlines` says which). The database
 decides who acts on a due one: `run_due` claims the due deadlines of its adapter's chats
 (`StoragePort.claim_deadlines`, each claimed by one process until a lease runs out) and acts on
 those, so with several bot processes over one database every turn timer, computer move and
@@ -25,9 +25,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from bot.deadlines import lobby_minutes
 from bot.service import computer, projection
 from bot.service.alarms import Alarms
+from bot.service.deadlines import lobby_minutes
 from bot.service.match import Match
 from bot.service.outcome import Notice, Outcome
 from bot.service.unit_of_work import UnitOfWork, Work, match_record

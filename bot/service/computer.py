@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 from bot.service.match import TableState
+from bot.service.views import is_bot
 from bot.storage import LogEntry
-from bot.views import is_bot
 from core.actions import Action
 from core.ai import choose_action
 from core.events import Event

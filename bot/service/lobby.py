@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot import rematch as rematch_rules
 from bot.service import projection
+from bot.service import rematch as rematch_rules
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState
 from bot.service.outcome import Notice, Outcome, User
 from bot.service.unit_of_work import UnitOfWork, Work
+from bot.service.views import is_bot
 from bot.storage import GameExists, LogEntry
-from bot.views import is_bot
 from core.ai import Level
 from core.game import Game
 from core.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -50,7 +50,7 @@ class LobbyCases:
         """A new lobby at the table of the chat's last match, which must have finished.
 
         The caller is joined, the computer players are back, the people are named but not
-        joined (`bot.rematch` says why). `game_id` is the match a rematch button was shown
+        joined (`bot.service.rematch` says why). `game_id` is the match a rematch button was shown
         under: a button of an older match, or one pressed once a lobby is open again, is
         refused and changes nothing (not even the chat's settings).
         """

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.deadlines import Turn
+from bot.service.deadlines import Turn
 from bot.service.outcome import public_event
+from bot.service.views import BOT_PREFIX, hand_signature, is_bot
 from bot.storage import GameRecord
-from bot.views import BOT_PREFIX, hand_signature, is_bot
 from core.actions import Action
 from core.ai import Level, Memory
 from core.events import Event, event_from_dict, event_to_dict

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.settings import ChatSettings
-from bot.views import HandView, TableView
+from bot.service.chat_settings import ChatSettings
+from bot.service.views import HandView, TableView
 from core.events import (
     CardsDrawn,
     ChallengeResolved,

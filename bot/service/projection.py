@@ -1,15 +1,15 @@
 """What the table shows and what each player sees privately, built from a match.
 
 Pure functions of the committed match and the chat's settings: the views hold no text
-(`bot.render` words them) and no platform widget (each adapter draws its own).
+(`bot.presentation.render` words them) and no platform widget (each adapter draws its own).
 """
 
 from __future__ import annotations
 
+from bot.service.chat_settings import ChatSettings
 from bot.service.match import Match
 from bot.service.outcome import Notice, Outcome
-from bot.settings import ChatSettings
-from bot.views import HandView, Seat, TableView, choices_for, is_bot
+from bot.service.views import HandView, Seat, TableView, choices_for, is_bot
 from core.cards import sort_hand
 
 

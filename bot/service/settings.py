@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.deadlines import fresh_turn
 from bot.service import computer, projection
+from bot.service.chat_settings import ChatSettings
+from bot.service.deadlines import fresh_turn
 from bot.service.match import Match
 from bot.service.outcome import Notice, Outcome, User, lang_of
 from bot.service.unit_of_work import UnitOfWork, Work
-from bot.settings import ChatSettings
 
 
 class SettingsCases:
@@ -107,8 +107,8 @@ class SettingsCases:
     async def _restart_turn_timer(self, work: Work, match: Match, timer: int | None) -> None:
         """The chat's turn timer changed mid-game: the player to act gets a fresh full timer.
 
-        Their stored deadline was set under the old timer (see `bot.deadlines.fresh_turn` for
-        why it cannot stay). Computer players about to move keep their own, earlier deadline;
+        Their stored deadline was set under the old timer (see `bot.service.deadlines.fresh_turn`
+        for why it cannot stay). Computer players about to move keep their own, earlier deadline;
         the new turn deadline is stored with the turn and takes over after them.
         """
         game = match.game

@@ -20,7 +20,7 @@ from typing import Any
 
 from cachetools import Cache, LRUCache, TTLCache
 
-from bot.settings import ChatSettings
+from bot.service.chat_settings import ChatSettings
 from bot.storage import StoragePort
 
 _MISSING = object()

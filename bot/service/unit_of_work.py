@@ -27,15 +27,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.deadlines import next_turn
 from bot.service import computer, projection
 from bot.service.alarms import Alarms
+from bot.service.chat_settings import ChatSettings
+from bot.service.deadlines import next_turn
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
 from bot.service.outbox import LEASE, payload
 from bot.service.outcome import Entries, Notice, Outcome, lang_of
 from bot.service.settings_store import SettingsStore
-from bot.settings import ChatSettings
+from bot.service.views import is_bot
 from bot.storage import (
     GameRecord,
     LogEntry,
@@ -45,7 +46,6 @@ from bot.storage import (
     StoragePort,
     VersionConflict,
 )
-from bot.views import is_bot
 from core.events import Event, GameEnded
 from core.game import Game
 
@@ -455,8 +455,8 @@ class Work:
     def _deadline(self, match: Match, events: list[Event], settings: ChatSettings) -> float | None:
         """The game's next deadline: computer players first, else the turn timer.
 
-        The turn's own deadline lives in the table state (see `bot.deadlines.next_turn`), apart
-        from the stored one: computer players moving in between must not restart it either.
+        The turn's own deadline lives in the table state (see `bot.service.deadlines.next_turn`),
+        apart from the stored one: computer players moving in between must not restart it either.
         """
         game = match.game
         assert game is not None

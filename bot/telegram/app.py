@@ -37,9 +37,10 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_applicati
 from aiohttp import web
 
 from bot.config import Settings
-from bot.delivery import Delivery
-from bot.i18n import COMMANDS, LANGS, get_i18n, normalize_lang
-from bot.render import Renderer
+from bot.delivery.outbox_loop import Delivery
+from bot.delivery.timer_loop import TimerLoop
+from bot.presentation.i18n import COMMANDS, LANGS, get_i18n, normalize_lang
+from bot.presentation.render import Renderer
 from bot.service import Outcome, UnoService
 from bot.telegram.cache import CachingRenderer
 from bot.telegram.common import PREFIX, Admins, chat_key, retrying
@@ -49,7 +50,6 @@ from bot.telegram.sender import RESERVE, Land, RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.sticker_sync import FIRST_WAIT, StickerSync
 from bot.telegram.ui import TelegramUI
-from bot.timer_loop import TimerLoop
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from bot.i18n import Arg, I18n
-from bot.render import Renderer
+from bot.presentation.i18n import Arg, I18n
+from bot.presentation.render import Renderer
 from core.cards import Card, Color
 
 CACHE_SIZE = 20_000

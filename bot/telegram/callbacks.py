@@ -1,4 +1,4 @@
-"""Callback data of every inline button: the keys of `bot.buttons`, at most 64 bytes.
+"""Callback data of every inline button: the keys of `bot.presentation.buttons`, at most 64 bytes.
 
 `Pressed(kind)` is the routers' filter: it parses the data once, range-checking every number, and
 hands the key to the handler as `key`. Data that does not parse (forged, mangled, a game id of
@@ -12,7 +12,7 @@ from typing import Any
 from aiogram.filters import Filter
 from aiogram.types import CallbackQuery
 
-from bot.buttons import TELEGRAM_LIMIT, HandKey, Key, pack, parse
+from bot.presentation.buttons import TELEGRAM_LIMIT, HandKey, Key, pack, parse
 
 
 class Pressed(Filter):

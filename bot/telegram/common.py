@@ -12,8 +12,7 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramRetryAfter
 from aiogram.types import User as TgUser
 
-from bot import chat_keys
-from bot.service import Outcome, User
+from bot.service import Outcome, User, chat_keys
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

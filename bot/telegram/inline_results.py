@@ -5,9 +5,9 @@ asked on the message it leaves in the chat), then the moves without a card (draw
 catch, accept a penalty, challenge), then the rest of the hand dimmed. Cards are the bot's
 stickers when the language's set is known, text results otherwise.
 
-Every result's id is the hand button's key (`bot.buttons.HandKey`: game, the hand's version,
-the act), so choosing one goes through the same checks as pressing the button; a dimmed card's
-act is `hold <card>`, which is never a move. Telegram takes at most 50 results and ids of at
+Every result's id is the hand button's key (`bot.presentation.buttons.HandKey`: game, the hand's
+version, the act), so choosing one goes through the same checks as pressing the button; a dimmed
+card's act is `hold <card>`, which is never a move. Telegram takes at most 50 results and ids of at
 most 64 bytes, both checked here.
 """
 
@@ -22,12 +22,12 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from bot import steps
-from bot.buttons import HOLD, TELEGRAM_LIMIT, HandKey, pack
-from bot.render import Renderer
+from bot.presentation import steps
+from bot.presentation.buttons import HOLD, TELEGRAM_LIMIT, HandKey, pack
+from bot.presentation.render import Renderer
+from bot.service.views import HandView
 from bot.telegram.play_modes import result_markup
 from bot.telegram.stickers import StickerBook
-from bot.views import HandView
 from core.actions import ActionType
 
 MAX_RESULTS = 50

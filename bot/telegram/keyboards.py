@@ -10,14 +10,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 
-from bot import steps
-from bot.buttons import BACK, LobbyKey, RematchKey, SettingKey
-from bot.render import Renderer
-from bot.settings import BOOL_OPTIONS, TARGET_CHOICES, TIMER_CHOICES, ChatSettings, next_choice
+from bot.presentation import steps
+from bot.presentation.buttons import BACK, LobbyKey, RematchKey, SettingKey
+from bot.presentation.render import Renderer
+from bot.service.chat_settings import (
+    BOOL_OPTIONS,
+    TARGET_CHOICES,
+    TIMER_CHOICES,
+    ChatSettings,
+    next_choice,
+)
+from bot.service.views import HandView, TableView
 from bot.telegram.callbacks import data, hand_data
 from bot.telegram.play_modes import mode_label, next_mode
 from bot.telegram.sender import Keyboard
-from bot.views import HandView, TableView
 from core.rules import PRESET_NAMES, Scoring
 
 CARDS_PER_ROW = 4

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from aiogram.types import MessageEntity, User
 
-from bot.mentions import Marked
+from bot.presentation.mentions import Marked
 from bot.telegram.sender import Mentioning
 
 

@@ -28,7 +28,7 @@ from aiogram.types import BufferedInputFile, Message
 from cachetools import LRUCache
 
 from bot.art.hand import HandPicture, hand_png
-from bot.views import HandView
+from bot.service.views import HandView
 from core.actions import ActionType
 
 CAPTION_LIMIT = 1024

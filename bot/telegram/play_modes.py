@@ -14,8 +14,8 @@ from typing import Protocol
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.render import Renderer
-from bot.settings import PLAY_MODES, ChatSettings
+from bot.presentation.render import Renderer
+from bot.service.chat_settings import PLAY_MODES, ChatSettings
 from bot.telegram.sender import Keyboard
 
 BOTH, PRIVATE, GROUP = PLAY_MODES

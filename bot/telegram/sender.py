@@ -63,7 +63,7 @@ from aiogram.exceptions import (
 from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import InputMediaPhoto, Message, MessageEntity, ReplyParameters
 
-from bot.delivery import Undelivered
+from bot.delivery.outbox_loop import Undelivered
 from bot.telegram.pictures import Photo, Pictures
 
 log = logging.getLogger(__name__)

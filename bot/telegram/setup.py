@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Callable
 
 from bot.config import Settings
-from bot.i18n import LANGS, get_i18n
+from bot.presentation.i18n import LANGS, get_i18n
 from bot.telegram.app import create_bot
 from bot.telegram.common import retrying
 from bot.telegram.stickers import ManifestStore, sync

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from aiogram import Bot
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
-from bot.i18n import LANGS, I18n
+from bot.presentation.i18n import LANGS, I18n
 from bot.telegram.stickers import ManifestStore, StickerBook, load, sync
 
 log = logging.getLogger(__name__)

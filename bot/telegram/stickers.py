@@ -29,7 +29,7 @@ from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputSticker, StickerSet
 
 from bot.art import back_png, picture_name, sticker_png
-from bot.i18n import I18n
+from bot.presentation.i18n import I18n
 from bot.telegram.common import retrying
 from core.cards import ALL_CARDS, Card, Color, Kind
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from functools import partial
 
 from bot.art.table import TablePicture, table_png
+from bot.service.views import TableView
 from bot.telegram.pictures import Photo, fits_caption
-from bot.views import TableView
 
 SETTING = "table_picture"  # the chat's setting (ChatSettings.table_picture), on by default
 

@@ -35,10 +35,10 @@ claim and its send leaves that turn's hand edited, not notified). The new messag
 hand message stored in the refs, not the one this process remembers: another process may have
 sent the hand new since (an earlier turn), and that one would stay shown beside the new one.
 
-An outcome committed with outbox entries is settled by `delivery` (`bot.delivery`): its entries
-are finished once every send went out, or come back later if one failed. The table and the
-hands are edits of stored messages, safe to repeat; the results (`ANNOUNCED`) and a challenged
-hand are recorded once sent, and an outcome delivered again skips what it lists as delivered.
+An outcome committed with outbox entries is settled by `delivery` (`bot.delivery.outbox_loop`): its
+entries are finished once every send went out, or come back later if one failed. The table and the
+hands are edits of stored messages, safe to repeat; the results (`ANNOUNCED`) and a challenged hand
+are recorded once sent, and an outcome delivered again skips what it lists as delivered.
 """
 
 from __future__ import annotations
@@ -53,11 +53,12 @@ from typing import Any
 
 from aiogram.exceptions import TelegramAPIError
 
-from bot import notes, steps
-from bot.delivery import Delivery, Send, Undelivered
-from bot.mentions import fill, marker
-from bot.render import Renderer
+from bot.delivery.outbox_loop import Delivery, Send, Undelivered
+from bot.presentation import notes, steps
+from bot.presentation.mentions import fill, marker
+from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User
+from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of, chat_key
 from bot.telegram.keyboards import (
     hand_keyboard,
@@ -71,7 +72,6 @@ from bot.telegram.pictures import PICTURE_FROM, PICTURES, Photo, hand_content
 from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.telegram.table_picture import table_content
-from bot.views import HandView, TableView
 from core.events import DealerChosen
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ HAND = "tg:hand:"
 TURN = "tg:turn:"  # + user: the hand version whose turn was sent new, and by which process
 TURN_PING = "turn_ping"  # a person's own switch: a new message when their turn begins
 ENDED = ("finished", "killed")
-RESULTS = "results"  # the item of an outcome's announcements (see `bot.delivery`)
+RESULTS = "results"  # the item of an outcome's announcements (see `bot.delivery.outbox_loop`)
 REVEALED = "revealed:"  # + viewer: the item of a challenged hand shown to the challenger
 
 

@@ -1,4 +1,4 @@
-### One line of the table log per engine event (bot/event_text.py).
+### One line of the table log per engine event (bot/presentation/event_text.py).
 ### $player and the other names are display names; $card is a short card label;
 ### $color is a color name and $swatch its mark; $count is always a number.
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.views import Choice, HandView, choices_for
+from bot.service.views import Choice, HandView, choices_for
 from core.actions import Action, ActionType
 from core.cards import Card, Color
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.buttons import (
+from bot.presentation.buttons import (
     DISCORD_LIMIT,
     LEVEL_OPS,
     MAX_ID,

@@ -10,11 +10,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTERS = ("bot/telegram", "bot/discord", "bot/console")
 NEUTRAL = (
-    "bot/buttons.py",
-    "bot/steps.py",
-    "bot/notes.py",
-    "bot/timer_loop.py",
-    "bot/chat_keys.py",
+    "bot/presentation/buttons.py",
+    "bot/presentation/steps.py",
+    "bot/presentation/notes.py",
+    "bot/delivery/timer_loop.py",
+    "bot/service/chat_keys.py",
 )
 # `service.storage`, `x.storage.method`, or importing the storage package or module.
 FORBIDDEN = re.compile(r"\.storage\b|^\s*(from|import)\s+bot\.storage\b", re.MULTILINE)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot import steps
-from bot.buttons import HandKey
-from bot.i18n import I18n
-from bot.render import Renderer
+from bot.presentation import steps
+from bot.presentation.buttons import HandKey
+from bot.presentation.i18n import I18n
+from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, User
-from bot.views import HandView
+from bot.service.views import HandView
 from tests.adapters.hands import PLAYERS, SEVEN_ZERO, hand
 
 R = Renderer(I18n(strict=True))

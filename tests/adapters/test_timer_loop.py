@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.delivery.timer_loop import TimerLoop
 from bot.service import Outcome
-from bot.timer_loop import TimerLoop
 
 
 class FlakyService:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import I18n
-from bot.render import Renderer
+from bot.presentation.i18n import I18n
+from bot.presentation.render import Renderer
 from tests.adapters.hands import PLAYERS, hand
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.art import back_png, cli, sticker_png
-from bot.i18n import LANGS
+from bot.presentation.i18n import LANGS
 from core.cards import Card
 from tests.art.pictures import decode
 

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.art import EMOJI_SIZE, STICKER_SIZE, face
-from bot.i18n import LANGS, get_i18n
+from bot.presentation.i18n import LANGS, get_i18n
 from core.cards import ALL_CARDS, COLORS, Color
 from tests.art.pictures import decode, emojis, stickers
 

@@ -23,7 +23,7 @@ from bot.art import (
     sticker_png,
 )
 from bot.art.palette import CARD_COLORS, INK, WHITE, contrast
-from bot.i18n import LANGS
+from bot.presentation.i18n import LANGS
 from core.cards import ALL_CARDS, Card
 from tests.art.pictures import FACES, decode, emojis, stickers
 

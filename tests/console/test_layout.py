@@ -11,11 +11,11 @@ import pytest
 
 from bot.console.layout import COLUMNS, ROWS, flow, grid, width, wrap
 from bot.console.table import ConsoleTable
-from bot.i18n import I18n
-from bot.render import Renderer
+from bot.presentation.i18n import I18n
+from bot.presentation.render import Renderer
 from bot.service import UnoService
+from bot.service.views import Choice, HandView, Seat, TableView
 from bot.storage import Storage
-from bot.views import Choice, HandView, Seat, TableView
 from core.actions import Action, ActionType
 from core.cards import ALL_CARDS, Card, Color
 from core.rules import Rules

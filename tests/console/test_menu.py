@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bot.console.menu import entries
-from bot.i18n import get_i18n
-from bot.render import Renderer
-from bot.settings import BOOL_OPTIONS, SWITCHES, ChatSettings
+from bot.presentation.i18n import get_i18n
+from bot.presentation.render import Renderer
+from bot.service.chat_settings import BOOL_OPTIONS, SWITCHES, ChatSettings
 
 R = Renderer(get_i18n())
 

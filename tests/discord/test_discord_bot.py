@@ -22,14 +22,14 @@ from typing import Any
 import discord
 import pytest
 
-from bot.deadlines import DEFAULT_LOBBY_IDLE
 from bot.discord import layout
 from bot.discord.app import UnoBot
 from bot.discord.controller import TABLE_REF
 from bot.discord.reply import DEFER_AFTER
-from bot.i18n import I18n
-from bot.render import Renderer
+from bot.presentation.i18n import I18n
+from bot.presentation.render import Renderer
 from bot.service import UnoService
+from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.match import meta_from_dict
 from bot.storage import Storage
 from core.ai import Level

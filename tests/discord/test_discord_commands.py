@@ -16,10 +16,10 @@ from pydantic import SecretStr
 from bot.config import Settings
 from bot.discord import layout
 from bot.discord.app import UnoBot, run_discord
-from bot.i18n import COMMANDS
+from bot.presentation.i18n import COMMANDS
 from bot.service import UnoService
+from bot.service.views import Choice, HandView
 from bot.storage import PlayerResult, Storage
-from bot.views import Choice, HandView
 from core.actions import Action
 from core.cards import ALL_CARDS
 from tests.discord.fake_discord import ADMINISTRATOR, DEFAULT_MEMBER_PERMISSIONS, FakeDiscord

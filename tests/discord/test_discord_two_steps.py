@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.buttons import MAX_ID, HandKey, parse
 from bot.discord import layout
+from bot.presentation.buttons import MAX_ID, HandKey, parse
 from core.cards import Card
 from core.rules import Rules
 from tests.adapters.hands import SEVEN_ZERO, hand, swaps

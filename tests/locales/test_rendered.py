@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from bot.i18n import I18n
-from bot.render import Renderer
+from bot.presentation.i18n import I18n
+from bot.presentation.render import Renderer
 from bot.service import Outcome
-from bot.views import Choice
+from bot.service.views import Choice
 from core import events as ev
 from core.actions import Action, ActionType
 from core.cards import Card

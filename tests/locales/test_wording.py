@@ -18,7 +18,7 @@ from functools import cache
 import pytest
 from fluent.syntax import ast as ftl
 
-from bot.i18n import LANGS, I18n
+from bot.presentation.i18n import LANGS, I18n
 from tests.service.test_locales import messages, plural_selects, walk
 
 NUMBERS = (0, 1, 2, 5, 11, 21, 22, 25, 101)

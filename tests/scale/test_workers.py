@@ -30,10 +30,10 @@ from functools import partial
 from pathlib import Path
 
 from bench.crash import replay_problem
-from bot.i18n import get_i18n
-from bot.render import Renderer
+from bot.presentation.i18n import get_i18n
+from bot.presentation.render import Renderer
 from bot.service import UnoService, projection
-from bot.settings import ChatSettings
+from bot.service.chat_settings import ChatSettings
 from bot.storage.postgres import PostgresStorage
 from bot.telegram.common import chat_key
 from tests.scale.cluster import BOUND, Press, Table, Worker, stop_all

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import I18n
-from bot.render import Renderer
+from bot.presentation.i18n import I18n
+from bot.presentation.render import Renderer
 from bot.service import UnoService, User
 from bot.storage import Storage
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, UnoService
 from bot.service import computer as computer_module
 from bot.service.match import Lobby, TableState, meta_from_dict, meta_to_dict
+from bot.service.views import Seat, TableView
 from bot.storage import Storage
-from bot.views import Seat, TableView
 from core import actions as A
 from core.ai import Level, Memory
 from core.game import Game

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from bot.console.table import CHAT, ConsoleTable
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import UnoService
 from bot.storage import Storage
 from tests.service.conftest import FakeClock

@@ -1,11 +1,11 @@
-"""bot.event_text: privacy of drawn cards and revealed hands, and exact lines."""
+"""bot.presentation.event_text: privacy of drawn cards and revealed hands, and exact lines."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.event_text import event_lines, event_text
-from bot.i18n import LANGS, I18n
+from bot.presentation.event_text import event_lines, event_text
+from bot.presentation.i18n import LANGS, I18n
 from core import events as ev
 from core.cards import Card, Color
 from core.rules import Scoring

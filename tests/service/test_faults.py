@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Outcome, UnoService
 from bot.service.alarms import retry_delay
 from bot.storage import Storage, StorageError

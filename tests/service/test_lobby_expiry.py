@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
-from bot.deadlines import DEFAULT_LOBBY_IDLE
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, UnoService
+from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.storage import Storage
 from tests.service.conftest import ALICE, BORIS, VIKA, FakeClock
 from tests.service.test_service import CHAT, lobby

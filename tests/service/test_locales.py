@@ -16,8 +16,8 @@ import pytest
 from fluent.syntax import FluentParser
 from fluent.syntax import ast as ftl
 
-from bot.event_text import event_text
-from bot.i18n import COMMANDS, LANGS, LOCALES_DIR, I18n, I18nError, normalize_lang
+from bot.presentation.event_text import event_text
+from bot.presentation.i18n import COMMANDS, LANGS, LOCALES_DIR, I18n, I18nError, normalize_lang
 from core import events as ev
 from core.cards import ALL_CARDS, COLORS, Card, Color
 from core.errors import REASONS
@@ -467,7 +467,7 @@ def test_strict_refuses_broken_files(tmp_path: Path) -> None:
 
 
 def test_get_i18n_is_cached() -> None:
-    from bot.i18n import get_i18n
+    from bot.presentation.i18n import get_i18n
 
     assert get_i18n() is get_i18n()
     assert not get_i18n().strict
@@ -475,7 +475,12 @@ def test_get_i18n_is_cached() -> None:
 
 def test_python_code_has_no_user_facing_words() -> None:
     root = Path(__file__).resolve().parents[2]
-    paths = ["bot/i18n.py", "bot/event_text.py", "bot/render.py", "bot/__main__.py"]
+    paths = [
+        "bot/presentation/i18n.py",
+        "bot/presentation/event_text.py",
+        "bot/presentation/render.py",
+        "bot/__main__.py",
+    ]
     paths += [str(p.relative_to(root)) for p in sorted((root / "bot/console").glob("*.py"))]
     assert len(paths) >= 7
     for path in paths:

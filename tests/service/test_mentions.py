@@ -1,14 +1,14 @@
-"""Where a lobby names the people it invites (bot.mentions), for adapters to mention them: the
-spans cover exactly each name, whatever the names contain, in every language."""
+"""Where a lobby names the people it invites (bot.presentation.mentions), for adapters to mention
+them: the spans cover exactly each name, whatever the names contain, in every language."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LANGS, I18n
-from bot.mentions import Marked, Mention, fill, marker
-from bot.render import Renderer
-from bot.views import Seat, TableView
+from bot.presentation.i18n import LANGS, I18n
+from bot.presentation.mentions import Marked, Mention, fill, marker
+from bot.presentation.render import Renderer
+from bot.service.views import Seat, TableView
 from core.rules import Rules
 
 RENDERER = Renderer(I18n(strict=True))

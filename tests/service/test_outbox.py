@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.deadlines import DEFAULT_LOBBY_IDLE
-from bot.delivery import Delivery
+from bot.delivery.outbox_loop import Delivery
 from bot.service import Outcome, UnoService
+from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.outbox import LEASE
 from bot.storage import Storage
 from core.events import event_to_dict

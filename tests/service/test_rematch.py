@@ -10,9 +10,8 @@ import dataclasses
 
 import pytest
 
-from bot import rematch
-from bot.render import Renderer
-from bot.service import Notice, Outcome, UnoService
+from bot.presentation.render import Renderer
+from bot.service import Notice, Outcome, UnoService, rematch
 from bot.service.match import Lobby
 from bot.storage import Storage
 from core.ai import Level

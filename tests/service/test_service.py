@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Outcome, UnoService, User
 from bot.storage import Storage
 from core.actions import Action

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Notice, UnoService
 from bot.storage import Storage
 from core.events import CardsDrawn, GameEnded, PlayerSkipped, UnoCaught

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.settings import BOOL_OPTIONS, SWITCHES, ChatSettings
+from bot.service.chat_settings import BOOL_OPTIONS, SWITCHES, ChatSettings
 from core.rules import PRESET_NAMES
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.service import UnoService
-from bot.settings import SWITCHES, ChatSettings
+from bot.service.chat_settings import SWITCHES, ChatSettings
 from bot.storage import Storage
 from core.rules import Scoring
 from tests.service.conftest import ALICE, BORIS

@@ -9,7 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import UnoService
 from bot.storage import MIGRATIONS, SCHEMA_VERSION, PlayerResult, StatRow, Storage
 from core.events import GameEnded

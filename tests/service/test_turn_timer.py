@@ -1,9 +1,10 @@
-"""The turn timer restarts only when a turn begins (see `bot.deadlines.new_turn`).
+"""The turn timer restarts only when a turn begins (see `bot.service.deadlines.new_turn`).
 
 A catch, an UNO call, someone leaving or a computer player's move out of turn must not give the
 player to act a fresh deadline: otherwise anyone could keep another player's timer from ever
-running out. A change of the chat's timer setting does give one (`bot.deadlines.fresh_turn`),
-and a timeout that takes out the last person tells the chat why the game stopped.
+running out. A change of the chat's timer setting does give one
+(`bot.service.deadlines.fresh_turn`), and a timeout that takes out the last person tells the chat
+why the game stopped.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User
 from bot.storage import Storage
 from core.events import Passed, PlayerLeft, UnoCaught

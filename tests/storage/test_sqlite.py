@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import get_i18n
+from bot.presentation.i18n import get_i18n
 from bot.storage import (
     MIGRATIONS,
     SCHEMA_VERSION,

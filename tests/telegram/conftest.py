@@ -19,15 +19,15 @@ from aiogram.types import TelegramObject
 from pydantic import SecretStr
 
 from bot.config import Settings
-from bot.deadlines import DEFAULT_LOBBY_IDLE
-from bot.i18n import LANGS, I18n
-from bot.render import Renderer
+from bot.presentation.i18n import LANGS, I18n
+from bot.presentation.render import Renderer
 from bot.service import UnoService
+from bot.service.deadlines import DEFAULT_LOBBY_IDLE
+from bot.service.views import BOT_PREFIX
 from bot.storage import Storage
 from bot.telegram.app import TelegramApp, create_bot
 from bot.telegram.common import chat_key
 from bot.telegram.sender import RateLimit
-from bot.views import BOT_PREFIX
 from core.cards import ALL_CARDS, COLORS
 from core.game import Game
 from tests.telegram.fake_bot_api import (

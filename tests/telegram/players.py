@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bot.buttons import HandKey, parse
+from bot.presentation.buttons import HandKey, parse
 
 if TYPE_CHECKING:
     from tests.telegram.fake_bot_api import StoredMessage

@@ -19,9 +19,10 @@ from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup
 
-from bot import steps
-from bot.buttons import BACK, HandKey, parse
+from bot.presentation import steps
+from bot.presentation.buttons import BACK, HandKey, parse
 from bot.service import Outcome, UnoService, User
+from bot.service.views import HandView
 from bot.storage import Storage
 from bot.telegram.callbacks import hand_data
 from bot.telegram.common import chat_key
@@ -30,7 +31,6 @@ from bot.telegram.routers.play import hand_button
 from bot.telegram.sender import Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
-from bot.views import HandView
 from tests.telegram.conftest import SETTLE_TIMEOUT, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
 from tests.telegram.players import hand_acts

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.buttons import HandKey, parse
+from bot.presentation.buttons import HandKey, parse
 from bot.telegram.common import chat_key
 from bot.telegram.stickers import pictures
 from core.game import Game

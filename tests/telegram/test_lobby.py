@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import COMMANDS
+from bot.presentation.i18n import COMMANDS
+from bot.service.chat_settings import ChatSettings
 from bot.service.match import meta_from_dict
-from bot.settings import ChatSettings
 from core.ai import Level
 from tests.telegram.conftest import Harness
 

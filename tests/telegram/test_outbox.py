@@ -21,7 +21,7 @@ from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextR
 from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.methods.base import Response
 
-from bot.delivery import Delivery, Send
+from bot.delivery.outbox_loop import Delivery, Send
 from bot.service import Outcome, UnoService, User
 from bot.storage import SendSlot, Storage
 from bot.telegram.app import TelegramApp

@@ -15,9 +15,9 @@ import pytest
 from PIL import Image
 
 from bot.art.table import HEIGHT, WIDTH, TablePicture, table_png
+from bot.service.views import TableView
 from bot.telegram.common import chat_key
 from bot.telegram.pictures import fits_caption
-from bot.views import TableView
 from core.cards import Card, Color
 from tests.telegram.conftest import Harness, press_turn
 from tests.telegram.fake_bot_api import ApiCall, Upload

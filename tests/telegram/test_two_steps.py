@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bot.buttons import MAX_ID, HandKey, parse
+from bot.presentation.buttons import MAX_ID, HandKey, parse
 from bot.telegram.keyboards import hand_keyboard, step_keyboard
 from core.cards import Card
 from core.game import Game

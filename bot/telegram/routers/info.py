@@ -7,7 +7,7 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.service import UnoService
-from bot.settings import ChatSettings
+from bot.service.chat_settings import ChatSettings
 from bot.telegram.common import chat_key
 from bot.telegram.play_modes import settings_line
 from bot.telegram.ui import TelegramUI

@@ -3,12 +3,12 @@ messages they leave in the chat.
 
 "@bot g<game>" (the table's "play here" button types it) answers with the player's hand
 (`bot.telegram.inline_results`). Choosing a result is pressing the hand button its id names
-(`bot.steps.press`): the same version, checks and refusals. A wild card (or a seven-zero 7)
-opens its second step as buttons on the message the choice left in the chat, which Telegram
-lets the bot edit by its `inline_message_id` (every result carries a keyboard for that). A
-choice the bot cannot play (forged, stale, out of turn, a dimmed card) changes nothing; the
-player is told on that message (its text, or for a sticker its button), or in the private chat
-when Telegram gave no `inline_message_id`.
+(`bot.presentation.steps.press`): the same version, checks and refusals. A wild card (or a
+seven-zero 7) opens its second step as buttons on the message the choice left in the chat, which
+Telegram lets the bot edit by its `inline_message_id` (every result carries a keyboard for that). A
+choice the bot cannot play (forged, stale, out of turn, a dimmed card) changes nothing; the player
+is told on that message (its text, or for a sticker its button), or in the private chat when
+Telegram gave no `inline_message_id`.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from aiogram.types import (
 )
 from cachetools import LRUCache
 
-from bot import notes, steps
-from bot.buttons import BACK, PICK, HandKey, parse
-from bot.i18n import normalize_lang
+from bot.presentation import notes, steps
+from bot.presentation.buttons import BACK, PICK, HandKey, parse
+from bot.presentation.i18n import normalize_lang
 from bot.service import Notice, UnoService
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import retrying, user_of

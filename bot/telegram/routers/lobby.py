@@ -9,8 +9,8 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot import steps
-from bot.buttons import LobbyKey, RematchKey
+from bot.presentation import steps
+from bot.presentation.buttons import LobbyKey, RematchKey
 from bot.service import Outcome, UnoService, User
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of

@@ -6,8 +6,8 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot import steps
-from bot.buttons import HandKey
+from bot.presentation import steps
+from bot.presentation.buttons import HandKey
 from bot.service import UnoService
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import chat_key, retrying, user_of
@@ -33,8 +33,8 @@ async def challenge(message: Message, service: UnoService, ui: TelegramUI) -> No
 async def hand_button(
     callback: CallbackQuery, key: HandKey, service: UnoService, ui: TelegramUI, lang: str
 ) -> None:
-    """A press on a hand's button (see `bot.steps.press`): a move, or a step of the hand's own
-    menu; refused with a fresh keyboard unless it is current."""
+    """A press on a hand's button (see `bot.presentation.steps.press`): a move, or a step of the
+    hand's own menu; refused with a fresh keyboard unless it is current."""
     message = callback.message
     if message is None or message.chat.id != callback.from_user.id:
         # A hand's data placed on a group message (or any other chat's): a hand is played only

@@ -14,9 +14,9 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.buttons import SettingKey
+from bot.presentation.buttons import SettingKey
 from bot.service import UnoService
-from bot.settings import ChatSettings
+from bot.service.chat_settings import ChatSettings
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
 from bot.telegram.keyboards import settings_keyboard

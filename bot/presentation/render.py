@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.event_text import event_lines, event_text
-from bot.i18n import Arg, I18n
-from bot.mentions import Marked, fill, marker
+from bot.presentation.event_text import event_lines, event_text
+from bot.presentation.i18n import Arg, I18n
+from bot.presentation.mentions import Marked, fill, marker
 from bot.service import Notice, Outcome
-from bot.settings import BOOL_OPTIONS, ChatSettings
+from bot.service.chat_settings import BOOL_OPTIONS, ChatSettings
+from bot.service.views import BOT_PREFIX, Choice, HandView, Seat, TableView, is_bot
 from bot.storage import StatRow
-from bot.views import BOT_PREFIX, Choice, HandView, Seat, TableView, is_bot
 from core.actions import Action, ActionType
 from core.cards import Card, Color, Kind
 from core.events import Event
@@ -271,7 +271,7 @@ class Renderer:
         *,
         scoring: Scoring,
     ) -> str | None:
-        """One event's line; `scoring` is the match's (see `bot.event_text`)."""
+        """One event's line; `scoring` is the match's (see `bot.presentation.event_text`)."""
         return event_text(
             self.i18n,
             lang,
@@ -293,8 +293,9 @@ class Renderer:
         scoring: Scoring,
         score_once: bool = False,
     ) -> list[str]:
-        """The lines of several events (`bot.event_text.event_lines`): with `score_once`, where
-        they are read one after another, a match's final score is said once, not twice."""
+        """The lines of several events (`bot.presentation.event_text.event_lines`): with
+        `score_once`, where they are read one after another, a match's final score is said once, not
+        twice."""
         return event_lines(
             self.i18n,
             lang,

@@ -1,7 +1,7 @@
 """What the table shows and what each player sees privately: plain data, no text.
 
-The service builds these from the engine state and the game's metadata; `bot.render` turns them
-into words with the locales, and each adapter into its own widgets.
+The service builds these from the engine state and the game's metadata; `bot.presentation.render`
+turns them into words with the locales, and each adapter into its own widgets.
 """
 
 from __future__ import annotations

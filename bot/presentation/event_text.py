@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from bot.i18n import I18n, dashed
-from bot.standings import ranked
+from bot.presentation.i18n import I18n, dashed
+from bot.presentation.standings import ranked
 from core import events as ev
 from core.cards import Card, Color
 from core.rules import Scoring

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.views import is_bot
+from bot.service.views import is_bot
 from core.events import CardPlayed, Event, RoundStarted
 from core.game import Game
 

@@ -3,9 +3,9 @@
 Some moves are chosen in two steps: a wild card, then its color (`play wild4 g`); under the
 seven-zero option a 7, then the player to swap hands with (`play r7 @b`). Both are the same
 thing: several legal actions sharing a first part (`play wild4`, `play r7`). The first level shows
-one button per first part (`pick <first part>`, see `bot.buttons`); the second lists the actions
-sharing it, and a way back. Which actions are grouped is read from the hand's legal actions, so a
-new kind of two-step move needs no change here.
+one button per first part (`pick <first part>`, see `bot.presentation.buttons`); the second lists
+the actions sharing it, and a way back. Which actions are grouped is read from the hand's legal
+actions, so a new kind of two-step move needs no change here.
 
 `press` turns a hand button into a service call: a move goes to `service.act` (which refuses an
 outdated version with a fresh hand); opening a step, going back or turning a page only reads
@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.buttons import PICK, HandKey
-from bot.render import Renderer
+from bot.presentation.buttons import PICK, HandKey
+from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, User
-from bot.views import HandView
+from bot.service.views import HandView
 from core.actions import Action, ActionType
 from core.cards import Color
 
@@ -48,7 +48,7 @@ class Option:
     """One button of the hand's first level."""
 
     action: Action  # the action, or the first of the actions this button opens
-    act: str  # what the button sends (bot.buttons.HandKey.act)
+    act: str  # what the button sends (bot.presentation.buttons.HandKey.act)
     opens: str | None = None  # the first part whose second step it opens
 
     @property

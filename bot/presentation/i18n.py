@@ -11,7 +11,8 @@ Message-id scheme (the same ids exist in every language):
   `-emoji`, `-shape`, `-letter` its swatch and color-blind marks
 - `card-symbol-<skip|reverse|draw-two|wild|wild-four|creeper>`, `card-label*`, `card-name-*`
 - `cards-count`, `points-count`: a number with its noun in the right plural form
-- `event-<event name with - for _>[-variant]`: one line of the table log (see bot.event_text)
+- `event-<event name with - for _>[-variant]`: one line of the table log (see
+  bot.presentation.event_text)
 - `reason-<IllegalAction.reason with - for _>`, `reason-unknown`
 - `preset-<name>`, `rules-<name>`, `opt-<Rules field, as is>` (`opt-jump_in`) and
   `opt-<field>-help`, `scoring-<winner|tally>` and `-help`
@@ -36,7 +37,7 @@ log = logging.getLogger(__name__)
 
 LANGS: tuple[str, ...] = ("ru", "uk")
 DEFAULT_LANG = "ru"
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+LOCALES_DIR = Path(__file__).resolve().parents[2] / "locales"
 
 # The chat commands every adapter offers; each has `cmd-<name>` and `cmd-<name>-name` messages.
 COMMANDS: tuple[str, ...] = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.render import Renderer
+from bot.presentation.render import Renderer
 from bot.service import Outcome
 from core.events import CardsDrawn, HandRevealed
 

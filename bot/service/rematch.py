@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.service.match import Lobby
-from bot.views import BOT_PREFIX, is_bot
+from bot.service.views import BOT_PREFIX, is_bot
 from core.rules import MAX_PLAYERS
 
 
