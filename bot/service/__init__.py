@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from bot.service.alarms import Alarms
 from bot.service.chat_settings import ChatSettings
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
+from bot.service.live import LiveViews
 from bot.service.lobby import LobbyCases
 from bot.service.outbox import LEASE, OutboxPort
 from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, public_event
@@ -89,10 +90,12 @@ class UnoService:
         )
         # The adapters' door to the outbox (`bot.service.outbox`), as `refs` is to their refs.
         self.outbox = OutboxPort(self.uow, sole_process=storage.sole_process)
+        self.changes = self.uow.changes  # committed changes, for views pushed live (web table)
         self._lobby = LobbyCases(self.uow, seed)
         self._play = PlayCases(self.uow)
         self._settings = SettingsCases(self.uow)
         self._queries = Queries(self.uow)
+        self._live = LiveViews(self.uow)
         self._clock = Clock(self.uow, lease=deadline_lease, poll=deadline_poll)
 
     # ------------------------------------------------------------------ start and timers
@@ -109,6 +112,10 @@ class UnoService:
 
     async def run_timers(self, publish: Callable[[Outcome], Any], *, prefix: str = "") -> None:
         await self._clock.run_timers(publish, prefix=prefix)
+
+    async def follow_changes(self) -> None:
+        """Feed `changes` with other processes' commits until cancelled (`bot.service.changes`)."""
+        await self.changes.follow(self.storage)
 
     def wake(self) -> None:
         """Make the timer loops look at the deadlines now (a fake clock moved)."""
@@ -216,6 +223,10 @@ class UnoService:
         self, user: User, *, chat_key: str | None = None, game_id: int | None = None
     ) -> Outcome:
         return await self._queries.hand(user, chat_key=chat_key, game_id=game_id)
+
+    async def live(self, game_id: int, players: Collection[str]) -> Outcome:
+        """A game's table and the hands of `players` in it, for a page that shows it live."""
+        return await self._live.views(game_id, players)
 
     async def running_games(self) -> list[GameRecord]:
         return await self._queries.running_games()

@@ -53,6 +53,7 @@ from bot.storage.port import (
     StorageError,
     VersionConflict,
 )
+from bot.storage.postgres import listen
 from bot.storage.postgres.migrate import migrate
 from bot.storage.ranking import leaderboard_order
 from core.rules import Scoring
@@ -189,6 +190,13 @@ class PostgresStorage:
         """Never: any number of processes may share the database."""
         return False
 
+    async def listen_changes(
+        self, publish: Callable[[int, int], None], gap: Callable[[], None]
+    ) -> None:
+        """Hand every process's commits to `publish` until cancelled (`bot.storage.postgres.
+        listen`); cancel it before `close`, which waits for its connection."""
+        await listen.follow(self._pool, publish, gap)
+
     # -- plumbing -------------------------------------------------------------------------
 
     def _check_open(self) -> None:
@@ -295,6 +303,7 @@ class PostgresStorage:
             c = codec.Commit(
                 game_id, "lobby", 0, None, meta_text, deadline, now, [], payloads, claim
             )
+            await listen.notify(conn, game_id, 0)
             return game_id, await _append_outbox(conn, chat_key, c)
 
         game_id, ids = await self._write(insert)
@@ -392,6 +401,7 @@ class PostgresStorage:
                 )
             if record is not None:
                 await record(conn, row["chat_key"])
+            await listen.notify(conn, game_id, c.version)
             return row, await _append_outbox(conn, row["chat_key"], c)
 
         row, ids = await self._write(apply)
