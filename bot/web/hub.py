@@ -42,6 +42,7 @@ class Page:
     lang: str
     step: str | None = None  # the second step the player opened (`pick <first part>`)
     step_version: int = -1  # the hand version it was opened at
+    version: int = -1  # the newest table version sent: an older read is never sent after it
     tap: Callable[[dict[str, Any]], None] | None = field(default=None, repr=False)  # tests
 
     async def send(self, frame: dict[str, Any]) -> None:
@@ -135,6 +136,9 @@ class Hub:
         shared = frames.table(self.r, out)
         sends = []
         for page in pages:
+            if out.table.version < page.version:  # a read that a newer one overtook
+                continue
+            page.version = out.table.version
             view = out.hands.get(page.user.id)
             if view is None or view.version != page.step_version:
                 page.step = None

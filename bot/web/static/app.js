@@ -70,6 +70,8 @@ const hello = {
 const press = (key) => connection.send({ t: "press", key });
 const connection = new Connection(hello, {
   frame(frame) {
+    // How many frames arrived: what a test (or a person's assistive tool) may wait on.
+    document.body.dataset.frames = String(Number(document.body.dataset.frames || 0) + 1);
     if (frame.t === "state") {
       state = frame;
       leaveArmed = false;

@@ -13,7 +13,7 @@ function el(tag, props = {}, children = []) {
 function button(item, press, extra = "") {
   const b = el("button", { type: "button", textContent: item.label });
   b.dataset.key = item.key;
-  if (item.color) b.className = `color ${item.color} ${extra}`.trim();
+  b.className = (item.color ? `color ${item.color} ${extra}` : extra).trim();
   b.addEventListener("click", () => press(item.key));
   return b;
 }
@@ -68,6 +68,7 @@ export function render(state, press) {
   document.documentElement.lang = state.lang;
   document.body.classList.toggle("colorblind", state.colorblind);
   document.body.dataset.version = String(table.version);
+  document.body.dataset.status = table.status;
   const dealt = table.top !== undefined;
   $("seats").replaceChildren(...seats(table, state.me));
   $("lobby").hidden = dealt;
