@@ -59,7 +59,11 @@ async def run(pages: int, moves: int, folder: Path) -> dict[str, float]:
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     published: dict[tuple[int, int], float] = {}
-    service.changes.subscribe(lambda g, v: published.setdefault((g, v), time.perf_counter()))
+
+    def heard(game: int, version: int) -> None:
+        published.setdefault((game, version), time.perf_counter())
+
+    service.changes.subscribe(heard)
     games: list[tuple[str, int, list[User]]] = []
     seats = []
     for g in range(-(-pages // SEATS)):
