@@ -43,7 +43,8 @@ from bot.presentation.i18n import COMMANDS, LANGS, get_i18n, normalize_lang
 from bot.presentation.render import Renderer
 from bot.service import Outcome, UnoService
 from bot.telegram.cache import CachingRenderer
-from bot.telegram.common import PREFIX, Admins, chat_key, retrying
+from bot.telegram.common import PREFIX, Admins, chat_key
+from bot.telegram.retry import SETUP_BUDGET, retrying
 from bot.telegram.routers import all_routers
 from bot.telegram.routers.inline import InlinePlay
 from bot.telegram.sender import RESERVE, Land, RateLimit, Sender
@@ -164,7 +165,10 @@ async def set_commands(bot: Bot, renderer: Renderer) -> None:
             (private, BotCommandScopeAllPrivateChats()),
             (group, BotCommandScopeDefault()),
         ):
-            await retrying(partial(bot.set_my_commands, commands, scope=scope, language_code=code))
+            await retrying(
+                partial(bot.set_my_commands, commands, scope=scope, language_code=code),
+                budget=SETUP_BUDGET,
+            )
 
 
 def group_limit(settings: Settings) -> RateLimit:
@@ -222,7 +226,7 @@ class TelegramApp:
     async def setup(self) -> TelegramUI:
         if self.ui is not None:
             return self.ui
-        me = await retrying(self.bot.me)
+        me = await retrying(self.bot.me, budget=SETUP_BUDGET)
         self.ui = TelegramUI(
             self.service,
             self.renderer,
@@ -286,7 +290,9 @@ class TelegramApp:
 
     async def run_polling(self, *, handle_signals: bool = False, polling_timeout: int = 30) -> None:
         await self.setup()
-        await retrying(lambda: self.bot.delete_webhook(drop_pending_updates=False))
+        await retrying(
+            lambda: self.bot.delete_webhook(drop_pending_updates=False), budget=SETUP_BUDGET
+        )
         await self.dp.start_polling(
             self.bot,
             handle_signals=handle_signals,
@@ -312,7 +318,8 @@ class TelegramApp:
                 webhook_url(settings),
                 secret_token=secret,
                 allowed_updates=self.dp.resolve_used_update_types(),
-            )
+            ),
+            budget=SETUP_BUDGET,
         )
         return runner
 

@@ -70,6 +70,7 @@ from bot.telegram.keyboards import (
 from bot.telegram.mentions import mentioning
 from bot.telegram.pictures import PICTURE_FROM, PICTURES, Photo, hand_content
 from bot.telegram.play_modes import PlayModes, table_markup
+from bot.telegram.retry import retrying
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.telegram.table_picture import table_content
 from core.events import DealerChosen
@@ -224,7 +225,7 @@ class TelegramUI:
             return
         game.title_asked = True
         try:
-            chat = await self.sender.bot.get_chat(chat_id)
+            chat = await retrying(lambda: self.sender.bot.get_chat(chat_id))
         except TelegramAPIError as exc:  # the hands go without it
             log.warning("the title of chat %s is not known: %s", chat_id, exc)
             return
