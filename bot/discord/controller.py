@@ -323,7 +323,7 @@ class Controller:
     def user(interaction: discord.Interaction[Any]) -> User:
         """The acting user; their guild's locale decides the language of a new chat."""
         who = interaction.user
-        return User(str(who.id), who.display_name, _hint(interaction))
+        return User.of(chat_keys.DISCORD, who.id, who.display_name, _hint(interaction))
 
     @staticmethod
     def is_admin(interaction: discord.Interaction[Any]) -> bool:

@@ -7,6 +7,7 @@ one a move is being applied to, and a game that cannot be loaded is set aside he
 from __future__ import annotations
 
 from bot.service import projection
+from bot.service.identity import is_key
 from bot.service.match import meta_from_dict
 from bot.service.outcome import Notice, Outcome, User, lang_of
 from bot.service.unit_of_work import UnitOfWork, Work
@@ -65,9 +66,9 @@ class Queries:
             return out
 
         if game_id is not None:
-            return await self.uow.run_for_game(game_id, user.lang, use_case)
+            return await self.uow.run_for_game(game_id, user.lang, use_case, user=user)
         assert chat_key is not None
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def running_games(self) -> list[GameRecord]:
         return [r for r in await self.uow.storage.active_games() if r.status == "running"]
@@ -89,5 +90,7 @@ class Queries:
 
     async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
         """The chat's best players, ties on wins settled the way its scoring counts points."""
+        if not is_key(chat_key):
+            return []
         scoring = (await self.uow.settings.chat(chat_key)).rules().scoring
         return await self.uow.storage.leaderboard(chat_key, limit, scoring=scoring)

@@ -50,6 +50,7 @@ from bot.telegram.routers.inline import InlinePlay
 from bot.telegram.sender import RESERVE, Land, RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.sticker_sync import FIRST_WAIT, StickerSync
+from bot.telegram.strangers import Strangers
 from bot.telegram.ui import TelegramUI
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,9 @@ def create_bot(settings: Settings) -> Bot:
 
 def build_dispatcher(renderer: Renderer) -> Dispatcher:
     dp = Dispatcher(disable_fsm=True)  # no conversation states: the game state is the service's
+    strangers = Strangers(renderer)
+    for observer in (dp.message, dp.callback_query, dp.inline_query, dp.chosen_inline_result):
+        observer.outer_middleware(strangers)
     lang = LangMiddleware()
     dp.message.middleware(lang)
     dp.callback_query.middleware(lang)

@@ -31,7 +31,7 @@ def chat_id_of(key: str) -> int | None:
 
 
 def user_of(user: TgUser) -> User:
-    return User(str(user.id), user.full_name, user.language_code)
+    return User.of(chat_keys.TELEGRAM, user.id, user.full_name, user.language_code)
 
 
 class Admins:

@@ -58,6 +58,7 @@ from bot.presentation import notes, steps
 from bot.presentation.mentions import fill, marker
 from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User
+from bot.service.identity import storable
 from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of, chat_key
 from bot.telegram.keyboards import (
@@ -212,6 +213,7 @@ class TelegramUI:
 
     async def remember_title(self, game_id: int, title: str | None) -> None:
         if title:
+            title = storable(title)  # a group's title is anyone's text, as a name is
             game = await self._game(game_id)
             if game.refs.get(TITLE) != title:
                 await self._put_ref(game_id, TITLE, title)
