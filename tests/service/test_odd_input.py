@@ -6,7 +6,7 @@ and a refused one writes nothing."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -15,13 +15,9 @@ from hypothesis import strategies as st
 
 from bot.service import UnoService, User, chat_keys
 from bot.service.identity import REPLACEMENT, is_person, person_id, storable
-from bot.storage import Storage, StoragePort
-from bot.storage.postgres import PostgresStorage
+from bot.storage import StoragePort
 from core.game import Game
 from tests.service.conftest import ALICE, BORIS, FakeClock
-from tests.storage.postgres_server import pg_server, postgres_url
-
-__all__ = ["pg_server", "postgres_url"]  # fixtures for these tests
 
 SURROGATE = "\ud800"
 ODD_IDS = {
@@ -47,25 +43,6 @@ ODD_KEYS = {
     "surrogate": "tg:" + SURROGATE,
     "long": "tg:" + "1" * 300,
 }
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def database(request: pytest.FixtureRequest) -> str:
-    """A SQLite file's path, or a PostgreSQL database's URL."""
-    if request.param == "sqlite":
-        return str(request.getfixturevalue("db_path"))
-    return str(request.getfixturevalue("postgres_url"))
-
-
-@pytest.fixture
-async def store(database: str, clock: FakeClock) -> AsyncIterator[StoragePort]:
-    opened: StoragePort
-    if database.startswith("postgresql:"):
-        opened = await PostgresStorage.open(database, clock=clock)
-    else:
-        opened = await Storage.open(database, clock=clock)
-    yield opened
-    await opened.close()
 
 
 @pytest.fixture
