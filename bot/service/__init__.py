@@ -9,6 +9,7 @@
 - `projection`: the table and hand views;
 - `lobby`, `play`, `settings`, `queries`: the use cases;
 - `clock`, `computer`, `alarms`: deadlines, computer players, idle lobbies, the timer loop;
+- `gate`: every use case's turn, by due time, and the answer that the table is busy;
 - `refs`: the adapters' per-game facts (message ids, "told once" marks);
 - `outbox`: what a commit must still show, sent again after a crash (`UnoService.outbox`);
 - `settings_store`: chat settings and personal choices through a cache.
@@ -25,6 +26,7 @@ from bot.service.alarms import Alarms
 from bot.service.chat_settings import ChatSettings
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
+from bot.service.gate import WIDTH, Gate
 from bot.service.lobby import LobbyCases
 from bot.service.outbox import LEASE, OutboxPort
 from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, public_event
@@ -33,7 +35,7 @@ from bot.service.queries import Queries
 from bot.service.refs import Refs
 from bot.service.settings import SettingsCases
 from bot.service.settings_store import SettingsStore
-from bot.service.unit_of_work import UnitOfWork
+from bot.service.unit_of_work import PATIENCE, UnitOfWork
 from bot.storage import GameRecord, StatRow, StoragePort
 from core.ai import Level
 
@@ -62,6 +64,8 @@ class UnoService:
         deadline_poll: float = DEADLINE_POLL,
         settings_ttl: float | None = None,
         outbox_lease: float = LEASE,
+        concurrency: int = WIDTH,
+        patience: float = PATIENCE,
     ) -> None:
         """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it).
         `outbox_lease`: seconds an outbox entry stays claimed by the process delivering it.
@@ -72,7 +76,10 @@ class UnoService:
         one die); `deadline_poll`: how often, at most, the timer loop reads the database's next
         deadline (those set by other processes). `settings_ttl`: seconds a chat's settings are
         kept in memory, for a database that other processes write too (None: until this
-        process changes them, exact while it is the only one).
+        process changes them, exact while it is the only one). `concurrency`: use cases
+        running at once, the others waiting their turn by due time; `patience`: seconds a
+        command waits for its turn before it is answered that the table is busy
+        (`bot.service.gate`).
         """
         self.storage = storage
         self.clock = clock
@@ -86,6 +93,8 @@ class UnoService:
             bot_delay=bot_delay,
             lobby_idle=lobby_idle if lobby_idle is None or lobby_idle > 0 else None,
             outbox_lease=outbox_lease,
+            gate=Gate(concurrency),
+            patience=patience,
         )
         # The adapters' door to the outbox (`bot.service.outbox`), as `refs` is to their refs.
         self.outbox = OutboxPort(self.uow, sole_process=storage.sole_process)
