@@ -278,7 +278,8 @@ class PostgresStorage:
                 " ON CONFLICT (chat_key) DO UPDATE"
                 " SET data = excluded.data, updated_at = excluded.updated_at",
                 chat_key, data, now,
-            )
+            ),
+            alone=True,
         )  # fmt: skip
 
     # -- games ----------------------------------------------------------------------------
@@ -413,7 +414,8 @@ class PostgresStorage:
                 "UPDATE games SET status = 'broken', deadline = NULL, version = version + 1,"
                 " updated_at = $2 WHERE id = $1",
                 game_id, now,
-            )
+            ),
+            alone=True,
         )  # fmt: skip
         if done != "UPDATE 1":
             raise GameNotFound(game_id)
@@ -465,7 +467,8 @@ class PostgresStorage:
                     "UPDATE outbox SET claimed_until = greatest(claimed_until, $1)"
                     " WHERE id = ANY($2::bigint[]) AND sent_at IS NULL",
                     until, known,
-                )
+                ),
+                alone=True,
             )  # fmt: skip
 
     async def finish_outbox(self, entry_id: int, now: float) -> None:
@@ -475,7 +478,8 @@ class PostgresStorage:
                 lambda conn: conn.execute(
                     "UPDATE outbox SET sent_at = $2 WHERE id = $1 AND sent_at IS NULL",
                     entry_id, now,
-                )
+                ),
+                alone=True,
             )  # fmt: skip
 
     async def retry_outbox(self, entry_id: int, at: float) -> None:
@@ -486,7 +490,8 @@ class PostgresStorage:
                     "UPDATE outbox SET attempts = attempts + 1, claimed_until = $2"
                     " WHERE id = $1 AND sent_at IS NULL",
                     entry_id, at,
-                )
+                ),
+                alone=True,
             )  # fmt: skip
 
     async def take_send_slot(
@@ -563,7 +568,8 @@ class PostgresStorage:
                 f" AND {_OPEN_OF_PREFIX} ORDER BY deadline, id LIMIT $4"
                 " FOR UPDATE SKIP LOCKED) RETURNING id, chat_key, deadline",
                 prefix, now, now + lease, limit, owner,
-            )
+            ),
+            alone=True,
         )  # fmt: skip
         ordered = sorted(rows, key=lambda r: (r["deadline"], r["id"]))
         return [(r["chat_key"], r["deadline"]) for r in ordered]
