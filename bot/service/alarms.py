@@ -103,8 +103,11 @@ class Alarms:
             other = None if stored is None else await stored()
             at = min((t for t in (self.next(prefix), other) if t is not None), default=None)
             delay = most if at is None else min(most, max(0.0, at - now()))
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns a wake-up that
+            # comes with a cancellation and drops the cancellation (the loop would not stop).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), timeout=delay)
+                async with asyncio.timeout(delay):
+                    await event.wait()
         finally:
             self._waiting.discard(event)
 
