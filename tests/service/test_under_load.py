@@ -8,7 +8,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.service import Outcome, UnoService, User
+import pytest
+
+from bot.presentation.render import Renderer
+from bot.service import Notice, Outcome, UnoService, User
+from bot.service.unit_of_work import BUSY
 from bot.storage import Storage, StoragePort
 from core.game import Game
 from tests.service.conftest import ALICE, FakeClock
@@ -154,3 +158,22 @@ async def test_a_press_that_cannot_get_its_turn_is_told_the_table_is_busy(
     slow.set()
     assert len(await computer) == 1
     assert (await service.join(chat, User("2003", "Вика", "uk"))).ok  # its turn comes now
+
+
+@pytest.mark.parametrize(
+    ("lang", "seconds", "words"),
+    [
+        ("ru", 1, "1 секунду"),
+        ("ru", 3, "3 секунды"),
+        ("ru", 5, "5 секунд"),
+        ("uk", 1, "1 секунду"),
+        ("uk", 3, "3 секунди"),
+        ("uk", 5, "5 секунд"),
+    ],
+)
+def test_the_busy_answer_says_when_to_try_again(
+    renderer: Renderer, lang: str, seconds: int, words: str
+) -> None:
+    text = renderer.notice(lang, Notice("error-busy", {"seconds": seconds}))
+    assert text.endswith(words + ".")
+    assert renderer.notice(lang, BUSY).endswith("5 секунд.")
