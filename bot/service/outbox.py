@@ -1,42 +1,25 @@
-"""The transactional outbox, seen from the service: what a commit must still show, and showing
-it again after a crash.
+"""The transactional outbox, seen from the adapters: delivering what a commit must still show,
+and showing it again after a crash.
 
-Every commit that changes what a chat sees (`Work._store`), and the opening of a lobby
-(`Work.create`: the entry of version 0), writes one entry in the same transaction as the
-change, claimed by this process for `lease` seconds, and the outcome carries its id
-(`Outcome.outbox`). The adapter publishes the outcome at once, as it always did, then
-marks the entry sent (`finish`) or hands it back for later (`retry`). An entry whose claim ran
-out -- its process died, or its sends failed -- is claimed by a delivery loop (`claim`) and
-turned back into an outcome.
-
-The entry's payload is this module's JSON: the events (public and private), the notices, the
-info, the players whose hands changed, the names, the language, whether the match finished. The
-views are not stored: a re-delivered outcome shows the table and the hands from the game's
-latest committed state, so entries waiting for one game collapse into one table and one hand per
-player. What a platform would show twice -- an announcement, a private note -- is recorded once
-sent (`mark_sent`, a ref of the game keyed by entry and item), and a re-delivery lists those
-items in `Outcome.delivered`, for the adapter to skip.
-
-Entries are written only for the chats of a platform whose adapter delivers them (`deliver`):
-the console and the service's own tests have no delivery loop, and an entry nobody would ever
-finish must not be written.
+Every commit that changes what a chat sees writes its entry in the same transaction
+(`Work._store`, `Work.create`; the payload is `bot.service.outbox_entry`'s), claimed by the
+committing process, and the outcome carries its id (`Outcome.outbox`). The adapter publishes
+the outcome at once, then marks the entry sent (`finish`) or hands it back for later
+(`retry`); an entry whose claim ran out is claimed by a delivery loop (`claim`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
-from bot.service import projection
+from bot.service import outbox_entry, projection
 from bot.service.alarms import retry_delay
 from bot.service.match import Match
-from bot.service.outcome import Entries, Notice, Outcome
+from bot.service.outcome import Entries, Outcome
+from bot.service.unit_of_work import UnitOfWork
 from bot.storage import OutboxEntry, SendSlot, StorageError
-from core.events import DealerChosen, Event, event_from_dict, event_to_dict
-
-if TYPE_CHECKING:
-    from bot.service.unit_of_work import UnitOfWork
 
 logger = logging.getLogger("bot.service")
 
@@ -50,41 +33,6 @@ MAX_ATTEMPTS: Final = 8
 SENT: Final = "sent:"  # + entry id + ":" + item: a ref whose value is the sent message's id
 
 
-def payload(
-    out_lang: str,
-    names: dict[str, str],
-    events: Sequence[Event],
-    notices: Sequence[Notice],
-    info: Notice | None,
-    hands: Sequence[str],
-    finished: bool,
-    began: str | None = None,
-) -> dict[str, Any]:
-    """An entry's payload: what the chat must be shown beyond the latest state (`began`: the
-    player whose turn the change began, notified when it is shown)."""
-    return {
-        "began": began,
-        "lang": out_lang,
-        "names": dict(names),
-        "events": [event_to_dict(e) for e in events],
-        "notices": [_notice(n) for n in notices],
-        "info": None if info is None else _notice(info),
-        "hands": list(hands),
-        "finished": finished,
-    }
-
-
-def _notice(notice: Notice) -> dict[str, Any]:
-    return {"key": notice.key, "args": dict(notice.args)}
-
-
-def _notice_of(data: Any) -> Notice | None:
-    if not isinstance(data, dict) or not isinstance(data.get("key"), str):
-        return None
-    args = data.get("args")
-    return Notice(data["key"], dict(args) if isinstance(args, dict) else {})
-
-
 def sent_key(chat_key: str, entry_id: int, item: str) -> str:
     """The ref that records an item of an entry as sent, under the platform's own prefix."""
     platform = chat_key.partition(":")[0]
@@ -92,7 +40,15 @@ def sent_key(chat_key: str, entry_id: int, item: str) -> str:
 
 
 class OutboxPort:
-    """What adapters may do with the outbox (`UnoService.outbox`); they never see the storage."""
+    """What adapters may do with the outbox (`UnoService.outbox`); they never see the storage.
+
+    Entries are written only for the chats of a platform whose adapter delivers them
+    (`deliver`): the console and the service's own tests have no delivery loop, and an entry
+    nobody would ever finish must not be written. What a platform would show twice -- an
+    announcement, a private note -- is recorded once sent (`mark_sent`, a ref of the game keyed
+    by entry and item), and a re-delivery lists those items in `Outcome.delivered`, for the
+    adapter to skip.
+    """
 
     def __init__(self, uow: UnitOfWork, *, sole_process: bool = False):
         """`sole_process`: no other process can use this database (SQLite holds it alone), so
@@ -121,7 +77,8 @@ class OutboxPort:
 
         `start`: the first look of a new process; with `sole_process` every claim is taken
         over. Of several entries of one game only the last shows the table and the hands (the
-        latest state, with every hand any of them changed); each keeps its announcements.
+        latest state, with every hand any of them changed), so entries waiting for one game
+        collapse into one table and one hand per player; each keeps its announcements.
         """
         now = self.uow.clock()
         look = now + self.lease if start and self.sole_process else now
@@ -135,16 +92,12 @@ class OutboxPort:
             last[entry.game_id] = entry
             if entry.version == 0:  # the lobby's creation (`Work.create`)
                 opened.add(entry.game_id)
-            if any(
-                isinstance(e, dict) and e.get("event") == DealerChosen.name
-                for e in entry.payload.get("events") or ()
-            ):
+            if outbox_entry.dealt(entry):
                 dealt.add(entry.game_id)
-            if isinstance(entry.payload.get("began"), str):
-                began.setdefault(entry.game_id, {})[entry.payload["began"]] = entry.version
-            hands.setdefault(entry.game_id, {}).update(
-                dict.fromkeys(p for p in entry.payload.get("hands", ()) if isinstance(p, str))
-            )
+            player = outbox_entry.began(entry)
+            if player is not None:
+                began.setdefault(entry.game_id, {})[player] = entry.version
+            hands.setdefault(entry.game_id, {}).update(dict.fromkeys(outbox_entry.hands(entry)))
         outcomes = []
         for entry in entries:
             views = last[entry.game_id] is entry
@@ -170,16 +123,7 @@ class OutboxPort:
     async def _outcome(self, entry: OutboxEntry, hands: list[str] | None) -> Outcome:
         """An entry as an outcome; `hands` None: no views (a later entry of its game shows
         them)."""
-        data = entry.payload
-        lang, names = data.get("lang"), data.get("names")
-        out = Outcome(
-            entry.chat_key,
-            lang if isinstance(lang, str) else "ru",
-            names={str(k): str(v) for k, v in names.items()} if isinstance(names, dict) else {},
-        )
-        out.events = _events(entry, data.get("events"))
-        out.notices = [n for n in map(_notice_of, data.get("notices") or ()) if n is not None]
-        out.info = _notice_of(data.get("info"))
+        out = outbox_entry.outcome_of(entry)
         if entry.game_id is None:
             out.outbox = Entries(None, [entry.id], entry.attempts)
             return out
@@ -273,13 +217,3 @@ class OutboxPort:
             await self.uow.storage.land_send_slot(slot, self.uow.clock())
         except StorageError as exc:  # it stays at its mark: counted longer, never shorter
             logger.warning("send budget of chat %s: a send not landed: %s", slot.chat_key, exc)
-
-
-def _events(entry: OutboxEntry, data: Any) -> list[Event]:
-    events = []
-    for item in data or ():
-        try:
-            events.append(event_from_dict(item))
-        except (KeyError, TypeError, ValueError) as exc:
-            logger.error("outbox entry %d: an event cannot be read (%s)", entry.id, exc)
-    return events

@@ -33,7 +33,7 @@ from bot.service.chat_settings import ChatSettings
 from bot.service.deadlines import next_turn
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
-from bot.service.outbox import LEASE, payload
+from bot.service.outbox_entry import payload
 from bot.service.outcome import Entries, Notice, Outcome, lang_of
 from bot.service.settings_store import SettingsStore
 from bot.service.views import is_bot
@@ -66,7 +66,7 @@ class UnitOfWork:
         clock: Callable[[], float],
         bot_delay: float,
         lobby_idle: float | None,
-        outbox_lease: float = LEASE,
+        outbox_lease: float,
     ) -> None:
         self.storage = storage
         self.settings = settings
