@@ -18,8 +18,10 @@ from bot.service import outbox_entry, projection
 from bot.service.alarms import retry_delay
 from bot.service.match import Match
 from bot.service.outcome import Entries, Outcome
+from bot.service.refs import Refs
+from bot.service.send_budget import SendBudget
 from bot.service.unit_of_work import UnitOfWork
-from bot.storage import OutboxEntry, SendSlot, StorageError
+from bot.storage import OutboxEntry, OutboxStorage, SendSlot
 
 logger = logging.getLogger("bot.service")
 
@@ -50,11 +52,22 @@ class OutboxPort:
     adapter to skip.
     """
 
-    def __init__(self, uow: UnitOfWork, *, sole_process: bool = False):
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        entries: OutboxStorage,
+        refs: Refs,
+        budget: SendBudget,
+        *,
+        sole_process: bool = False,
+    ):
         """`sole_process`: no other process can use this database (SQLite holds it alone), so
         every claim found at start-up was left by a process that is gone: it is taken over at
         once instead of when it runs out."""
         self.uow = uow
+        self.entries = entries
+        self.refs = refs
+        self.budget = budget
         self.sole_process = sole_process
 
     @property
@@ -82,7 +95,7 @@ class OutboxPort:
         """
         now = self.uow.clock()
         look = now + self.lease if start and self.sole_process else now
-        entries = await self.uow.storage.claim_outbox(prefix, look, self.lease, limit)
+        entries = await self.entries.claim_outbox(prefix, look, self.lease, limit)
         last: dict[int | None, OutboxEntry] = {}
         hands: dict[int | None, dict[str, None]] = {}
         began: dict[int | None, dict[str, int]] = {}  # player -> the version that began it
@@ -127,7 +140,7 @@ class OutboxPort:
         if entry.game_id is None:
             out.outbox = Entries(None, [entry.id], entry.attempts)
             return out
-        refs = await self.uow.storage.refs(entry.game_id)
+        refs = await self.refs.all(entry.game_id)
         head = sent_key(entry.chat_key, entry.id, "")
         delivered = {k.removeprefix(head) for k in refs if k.startswith(head)}
         out.outbox = Entries(entry.game_id, [entry.id], entry.attempts, delivered)
@@ -153,7 +166,7 @@ class OutboxPort:
 
     async def extend(self, entry_ids: Sequence[int]) -> None:
         """Entries this process is still sending stay its own for another lease."""
-        await self.uow.storage.extend_outbox(entry_ids, self.uow.clock() + self.lease)
+        await self.entries.extend_outbox(entry_ids, self.uow.clock() + self.lease)
 
     async def finish(self, out: Outcome) -> None:
         """The outcome's entries went out (or were dropped for good, like a blocked user's)."""
@@ -161,7 +174,7 @@ class OutboxPort:
             return
         now = self.uow.clock()
         for entry_id in out.outbox.ids:
-            await self.uow.storage.finish_outbox(entry_id, now)
+            await self.entries.finish_outbox(entry_id, now)
 
     async def retry(self, out: Outcome) -> float:
         """The outcome's sends failed: its entries are claimed again after a backoff (the
@@ -179,7 +192,7 @@ class OutboxPort:
             return 0.0
         at = self.uow.clock() + retry_delay(attempts)
         for entry_id in out.outbox.ids:
-            await self.uow.storage.retry_outbox(entry_id, at)
+            await self.entries.retry_outbox(entry_id, at)
         return at
 
     async def mark_sent(self, out: Outcome, item: str, message_id: str) -> None:
@@ -188,32 +201,16 @@ class OutboxPort:
         commit that produced the outcome's events)."""
         if out.outbox is not None and out.outbox.game_id is not None:
             key = sent_key(out.chat_key, out.outbox.ids[-1], item)
-            await self.uow.storage.put_ref(out.outbox.game_id, key, message_id)
+            await self.refs.put(out.outbox.game_id, key, message_id)
 
     # ------------------------------------------------------------------ the send budget
 
     async def take_send_slot(
         self, chat_key: str, count: int, period: float, flight: float, reserve: int = 0
     ) -> SendSlot | float:
-        """One send in the chat's budget shared by every process: the slot taken, or the seconds
-        to wait. `reserve` slots are left for the others (a low-priority send); `flight` is the
-        longest the send's call may take (see `SendSlot`). Once the call has completed, answered
-        or not, `land_send_slot` records when.
-
-        A storage failure lets the send go (each process still keeps its own budget): a
-        message must not wait for the database."""
-        try:
-            return await self.uow.storage.take_send_slot(
-                chat_key, self.uow.clock, max(1, count - reserve), period, flight
-            )
-        except StorageError as exc:
-            logger.warning("send budget of chat %s not shared: %s", chat_key, exc)
-            return SendSlot(chat_key, self.uow.clock() + flight)  # recorded nowhere
+        """`SendBudget.take_send_slot`, for the adapters' senders, which hold this port."""
+        return await self.budget.take_send_slot(chat_key, count, period, flight, reserve)
 
     async def land_send_slot(self, slot: SendSlot) -> None:
-        """The slot's call completed (answered, refused or failed): it counts from now, no
-        earlier than the platform received it, rather than from its mark."""
-        try:
-            await self.uow.storage.land_send_slot(slot, self.uow.clock())
-        except StorageError as exc:  # it stays at its mark: counted longer, never shorter
-            logger.warning("send budget of chat %s: a send not landed: %s", slot.chat_key, exc)
+        """`SendBudget.land_send_slot`, likewise."""
+        await self.budget.land_send_slot(slot)
