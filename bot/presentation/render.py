@@ -13,8 +13,8 @@ from bot.presentation.i18n import Arg, I18n
 from bot.presentation.mentions import Marked, fill, marker
 from bot.service import Notice, Outcome
 from bot.service.chat_settings import BOOL_OPTIONS, ChatSettings
+from bot.service.statistics import StatRow
 from bot.service.views import BOT_PREFIX, Choice, HandView, Seat, TableView, is_bot
-from bot.storage import StatRow
 from core.actions import Action, ActionType
 from core.cards import Card, Color, Kind
 from core.events import Event

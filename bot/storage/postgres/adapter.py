@@ -51,6 +51,7 @@ from bot.storage.port import (
     SendSlot,
     StatRow,
     StorageError,
+    StoragePort,
     VersionConflict,
 )
 from bot.storage.postgres.migrate import migrate
@@ -113,7 +114,7 @@ def backend_failure(exc: BaseException) -> BaseException:
     return error
 
 
-class PostgresStorage:
+class PostgresStorage(StoragePort):
     """All persistence for the bot in one PostgreSQL database.  Create with ``await .open(url)``."""
 
     def __init__(self, pool: asyncpg.Pool, clock: Callable[[], float]) -> None:
