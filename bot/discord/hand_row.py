@@ -28,7 +28,7 @@ from core.cards import Card
 
 GROUP_GAP = "  "  # between two colors, as the text line spaces its cards
 # What the row leaves free of a message's 2,000 characters: a wild's second step writes its
-# question under the hand (`Controller._show_hand_step`), and it must fit too.
+# question under the hand (`Texts.step_message`), and it must fit too.
 ROOM_LEFT = 200
 
 

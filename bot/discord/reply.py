@@ -78,6 +78,18 @@ def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
     return out
 
 
+def send_options(
+    view: ui.View | None, mentions: discord.AllowedMentions | None = None
+) -> dict[str, Any]:
+    """The optional keyword arguments of a send, which takes no None for them."""
+    given: dict[str, Any] = {}
+    if view is not None:
+        given["view"] = view
+    if mentions is not None:
+        given["allowed_mentions"] = mentions
+    return given
+
+
 def fit(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
@@ -148,11 +160,7 @@ class Reply:
         the deferred original included. After a public defer, such a message replaces the
         "thinking..." placeholder as a followup of its own.
         """
-        extra: dict[str, Any] = {}
-        if view is not None:
-            extra["view"] = view
-        if mentions is not None:
-            extra["allowed_mentions"] = mentions
+        extra = send_options(view, mentions)
         content = fit(content)
         if not self.done:
             callback = await self.interaction.response.send_message(
