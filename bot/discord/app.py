@@ -53,7 +53,7 @@ class UnoBot(commands.Bot):
         **options: Any,
     ) -> None:
         """`card_emoji`: upload the card art as application emoji at start (`bot.discord.emoji`);
-        without it, cards are text as before. `clock`: what `defer_after` is measured on."""
+        without it, cards are text. `clock`: what `defer_after` is measured on."""
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
