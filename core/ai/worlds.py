@@ -24,15 +24,15 @@ from core.ai.easy import unseen_counts
 from core.ai.memory import Layers, Memory
 from core.cards import Card, Color
 from core.game import Game
-
-_FIELDS: tuple[str, ...] = Game.__slots__
+from core.state import State
 
 
 def clone(game: Game) -> Game:
     """An independent copy of `game`: moves made on it never reach the original."""
     copy = Game()
-    for name in _FIELDS:
+    for name in State.__slots__:
         setattr(copy, name, getattr(game, name))
+    copy.handler = game.handler
     copy.players = list(game.players)
     copy.hands = {p: list(hand) for p, hand in game.hands.items()}
     copy.draw_pile = list(game.draw_pile)
@@ -43,10 +43,6 @@ def clone(game: Game) -> Game:
     copy.left = list(game.left)
     if game.pending is not None:
         copy.pending = dataclasses.replace(game.pending)
-    copy._cache_player = None  # the legal-action cache is the original's
-    copy._cache_move = -1
-    copy._cache = []
-    copy.opening_events = []
     return copy
 
 
