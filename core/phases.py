@@ -39,8 +39,7 @@ class Phase(enum.Enum):
     PENALTY = "penalty"
     OVER = "over"
 
-    # Members are singletons: an identity hash is exact, and `Enum`'s own `__hash__` is a Python
-    # method that would make every lookup of a phase's handler slow.
+    # Members are singletons: an identity hash is exact (`Enum`'s own is a slow Python method).
     __hash__ = object.__hash__
 
 

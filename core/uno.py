@@ -1,10 +1,8 @@
 """Calling UNO and catching whoever forgot (RULES.md section 5): the whole rule, in one place.
 
-Three facts make the state: `precall`, the player to act who called UNO holding two cards, before
-the play; `safe`, who hold one card and called; `catchable`, who holds one card without having
-called, while the window to catch them is open. The window closes with the next move of any
-other player. A call only counts while it is true: `settle` drops the ones a move made stale.
-Under seven-zero the facts follow the hands (`follow_hands`).
+Its state is `precall`, `safe` and `catchable` (`core.state.State`). The window to catch closes
+with the next move of any other player; a call only counts while it is true (`settle`), and
+under seven-zero the calls follow the hands (`follow_hands`).
 """
 
 from __future__ import annotations
