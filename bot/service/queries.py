@@ -65,9 +65,9 @@ class Queries:
             return out
 
         if game_id is not None:
-            return await self.uow.run_for_game(game_id, user.lang, use_case)
+            return await self.uow.run_for_game(game_id, user.lang, use_case, user=user)
         assert chat_key is not None
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def running_games(self) -> list[GameRecord]:
         return [r for r in await self.uow.storage.active_games() if r.status == "running"]

@@ -13,6 +13,7 @@ from typing import Any
 from cachetools import Cache, LRUCache, TTLCache
 
 from bot.service.chat_settings import ChatSettings
+from bot.service.identity import is_key
 from bot.storage import SettingsStorage
 
 _MISSING = object()
@@ -45,6 +46,8 @@ class SettingsStore:
         self._writes = 0
 
     async def _read(self, key: str, fresh: bool = False) -> dict[str, Any] | None:
+        if not is_key(key):  # no chat or person has it (`bot.service.identity`): nothing stored
+            return None
         cached = self._cache.get(key, _MISSING)
         if cached is not _MISSING and not (fresh and self._shared):
             return cached  # type: ignore[return-value]
@@ -55,6 +58,8 @@ class SettingsStore:
         return data
 
     async def _write(self, key: str, data: dict[str, Any]) -> None:
+        if not is_key(key):  # nobody's: kept nowhere, read back as never chosen
+            return
         self._writes += 1
         self._cache.pop(key, None)
         await self._storage.put_settings(key, data)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.service.identity import is_key
 from bot.service.match import Match
 from bot.service.settings_store import SettingsStore
 from bot.service.views import is_bot
@@ -40,6 +41,8 @@ class Statistics:
 
     async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
         """The chat's best players, ties on wins settled the way its scoring counts points."""
+        if not is_key(chat_key):
+            return []
         scoring = (await self.settings.chat(chat_key)).rules().scoring
         return await self.storage.leaderboard(chat_key, limit, scoring=scoring)
 

@@ -18,10 +18,11 @@ from bot.service import computer, projection
 from bot.service.alarms import Alarms
 from bot.service.chat_settings import ChatSettings
 from bot.service.deadlines import next_turn
+from bot.service.identity import is_key, is_person
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
 from bot.service.outbox_entry import payload
-from bot.service.outcome import Entries, Notice, Outcome, lang_of
+from bot.service.outcome import Entries, Notice, Outcome, User, lang_of
 from bot.service.settings_store import SettingsStore
 from bot.service.statistics import match_record
 from bot.service.views import is_bot
@@ -32,6 +33,7 @@ from core.game import Game
 logger = logging.getLogger("bot.service")
 
 BROKEN = Notice("notice-game-broken")
+STRANGER = "error-stale"  # a user no platform can send: answered as a stale button
 
 
 class UnitOfWork:
@@ -98,9 +100,18 @@ class UnitOfWork:
             work.release()
 
     async def run(
-        self, chat_key: str, hint: str | None, use_case: Callable[[Work], Awaitable[Outcome]]
+        self,
+        chat_key: str,
+        hint: str | None,
+        use_case: Callable[[Work], Awaitable[Outcome]],
+        *,
+        user: User | None = None,
     ) -> Outcome:
-        """Run a command's use case; every failure becomes an answer for the user who acted."""
+        """Run a command's use case of `user`; every failure becomes an answer for them. A chat
+        key or a user id that cannot name one (`bot.service.identity`) is refused first."""
+        refused = _refusal(chat_key, user)
+        if refused is not None:
+            return Outcome(chat_key, lang_of(hint), error=Notice(refused))
         work: Work | None = None
         try:
             async with self.open(chat_key, hint) as work:
@@ -120,10 +131,14 @@ class UnitOfWork:
         game_id: int,
         hint: str | None,
         use_case: Callable[[Work], Awaitable[Outcome]],
+        *,
+        user: User | None = None,
     ) -> Outcome:
         """`run` in the chat of a game named by user data (a button): an id that cannot name a
         game, or names none, is answered as "no game" without reaching the storage."""
         lang = lang_of(hint)
+        if user is not None and not is_person(user.id):
+            return Outcome("", lang, error=Notice(STRANGER))
         if not valid_game_id(game_id):
             return Outcome("", lang, error=Notice("error-no-game"))
         try:
@@ -133,7 +148,7 @@ class UnitOfWork:
             return Outcome("", lang, error=Notice("error-storage"))
         if rec is None:
             return Outcome("", lang, error=Notice("error-no-game"))
-        return await self.run(rec.chat_key, hint, use_case)
+        return await self.run(rec.chat_key, hint, use_case, user=user)
 
     async def run_timed(
         self, chat_key: str, now: float, use_case: Callable[[Work], Awaitable[Outcome | None]]
@@ -194,6 +209,16 @@ class UnitOfWork:
 
     def lobby_deadline(self) -> float | None:
         return None if self.lobby_idle is None else self.clock() + self.lobby_idle
+
+
+def _refusal(chat_key: str, user: User | None) -> str | None:
+    """Why a use case is refused before it starts: a chat key that names no chat, or a user
+    whose id names no person (none the platform gives, or one that cannot be stored)."""
+    if not is_key(chat_key):
+        return "error-no-game"
+    if user is not None and not is_person(user.id):
+        return STRANGER
+    return None
 
 
 def _lang(work: Work | None, hint: str | None) -> str:

@@ -318,11 +318,14 @@ class DeadlineStorage(Protocol):
         """(chat key, deadline) of open games whose deadline is due (<= now) and not claimed
         (deadline_claimed_until <= now), earliest first, each claimed until ``now + lease``
         (PostgreSQL: FOR UPDATE SKIP LOCKED). Two claimers never get the same deadline while
-        its claim runs. A commit of the game (which sets its next deadline) clears the claim."""
+        its claim runs. A commit of the game (which sets its next deadline) clears the claim.
+        A claim whose owner is known to be gone is no claim: SQLite takes every claim back when
+        it opens the file alone, PostgreSQL frees those of a process whose session ended."""
 
     async def next_deadline(self, prefix: str) -> float | None:
         """The earliest deadline of the open games of chats whose key starts with ``prefix``,
-        counting a claimed one from when its claim runs out (then it can be claimed again)."""
+        counting a claimed one from when its claim runs out (then it can be claimed again),
+        unless its owner is gone."""
 
 
 class SettingsStorage(Protocol):

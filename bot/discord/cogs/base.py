@@ -11,7 +11,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.discord.chats import chat_key
+from bot.discord.chats import PLATFORM, chat_key
 from bot.discord.publisher import Publisher
 from bot.discord.reply import DEFER_AFTER, MONOTONIC, Clock, Reply
 from bot.discord.switches import Switches
@@ -77,7 +77,7 @@ class FeatureCog(commands.Cog):
     def user(interaction: Interaction) -> User:
         """The acting user; their guild's locale decides the language of a new chat."""
         who = interaction.user
-        return User(str(who.id), who.display_name, locale_hint(interaction))
+        return User.of(PLATFORM, who.id, who.display_name, locale_hint(interaction))
 
     @staticmethod
     def is_admin(interaction: Interaction) -> bool:

@@ -55,6 +55,7 @@ from bot.storage.port import (
     VersionConflict,
 )
 from bot.storage.postgres.migrate import migrate
+from bot.storage.postgres.presence import GONE, Presence
 from bot.storage.ranking import leaderboard_order
 from core.rules import Scoring
 
@@ -117,10 +118,14 @@ def backend_failure(exc: BaseException) -> BaseException:
 class PostgresStorage(StoragePort):
     """All persistence for the bot in one PostgreSQL database.  Create with ``await .open(url)``."""
 
-    def __init__(self, pool: asyncpg.Pool, clock: Callable[[], float]) -> None:
-        """Use :meth:`open`; this only wires a pool over a migrated database."""
+    def __init__(
+        self, pool: asyncpg.Pool, clock: Callable[[], float], presence: Presence | None = None
+    ) -> None:
+        """Use :meth:`open`; this only wires a pool over a migrated database (and the session
+        that tells the others this process lives, `bot.storage.postgres.presence`)."""
         self._pool = pool
         self._clock = clock
+        self._presence = presence
         self._writes: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -157,12 +162,13 @@ class PostgresStorage(StoragePort):
         try:
             async with pool.acquire() as conn:
                 await migrate(conn)
+            presence = await Presence.open(url)
         except BaseException as exc:
             await pool.close()
             if isinstance(exc, _FAILURES):
                 raise backend_failure(exc) from exc
             raise
-        return cls(pool, clock)
+        return cls(pool, clock, presence)
 
     async def close(self) -> None:
         """Let the writes already started finish, then close the pool; idempotent.  Calls made
@@ -173,6 +179,8 @@ class PostgresStorage(StoragePort):
         if self._writes:
             await asyncio.wait(set(self._writes))
         await self._pool.close()
+        if self._presence is not None:
+            await self._presence.close()
 
     async def __aenter__(self) -> PostgresStorage:
         return self
@@ -543,21 +551,24 @@ class PostgresStorage(StoragePort):
         self, prefix: str, now: float, lease: float, limit: int = 100
     ) -> list[tuple[str, float]]:
         """(chat key, deadline) of the open games of chats whose key starts with ``prefix``
-        whose deadline is due (``<= now``) and not claimed (its claim ran out by ``now``),
-        earliest first, each claimed until ``now + lease``.
+        whose deadline is due (``<= now``) and not claimed (its claim ran out by ``now``, or
+        the process that claimed it is gone: `bot.storage.postgres.presence`), earliest first,
+        each claimed until ``now + lease`` by this process.
 
         ``FOR UPDATE SKIP LOCKED``: a row another process is claiming or committing right now
         is skipped, not waited for, and one claimed meanwhile no longer matches once locked
         (PostgreSQL re-checks the condition on the row's newest version), so two claimers never
         get the same deadline while its claim runs.  Any commit of the game clears its claim.
         """
+        owner = None if self._presence is None else self._presence.owner
         rows = await self._write(
             lambda conn: conn.fetch(
-                "UPDATE games SET deadline_claimed_until = $3 WHERE id IN ("
-                f" SELECT id FROM games WHERE deadline <= $2 AND deadline_claimed_until <= $2"
+                "UPDATE games SET deadline_claimed_until = $3, deadline_claimed_by = $5"
+                " WHERE id IN (SELECT id FROM games WHERE deadline <= $2"
+                f" AND (deadline_claimed_until <= $2 OR {GONE})"
                 f" AND {_OPEN_OF_PREFIX} ORDER BY deadline, id LIMIT $4"
                 " FOR UPDATE SKIP LOCKED) RETURNING id, chat_key, deadline",
-                prefix, now, now + lease, limit,
+                prefix, now, now + lease, limit, owner,
             )
         )  # fmt: skip
         ordered = sorted(rows, key=lambda r: (r["deadline"], r["id"]))
@@ -565,9 +576,11 @@ class PostgresStorage(StoragePort):
 
     async def next_deadline(self, prefix: str) -> float | None:
         """When the earliest deadline of the open games of chats whose key starts with
-        ``prefix`` can be claimed: its time, or for a claimed one when its claim runs out."""
+        ``prefix`` can be claimed: its time, or for one claimed by a live process when its
+        claim runs out."""
         row = await self._row(
-            "SELECT min(greatest(deadline, deadline_claimed_until)) FROM games"
+            f"SELECT min(CASE WHEN {GONE} THEN deadline"
+            " ELSE greatest(deadline, deadline_claimed_until) END) FROM games"
             f" WHERE deadline IS NOT NULL AND {_OPEN_OF_PREFIX}",
             prefix,
         )
