@@ -1,18 +1,9 @@
 """The use cases of a chat game, independent of any platform.
 
-`UnoService` is the facade the adapters hold; it only delegates to small modules:
-
-- `outcome`: what a use case answers (`User`, `Notice`, `Outcome`);
-- `match`: the typed match (the engine's game, the lobby and the table state);
-- `unit_of_work`: one update under the chat's lock -- load, act, commit in one transaction,
-  answer -- and the one place that turns storage failures into answers;
-- `projection`: the table and hand views;
-- `lobby`, `play`, `settings`, `queries`: the use cases;
-- `clock`, `computer`, `alarms`: deadlines, computer players, idle lobbies, the timer loop;
-- `gate`: every use case's turn, by due time, and the answer that the table is busy;
-- `refs`: the adapters' per-game facts (message ids, "told once" marks);
-- `outbox`: what a commit must still show, sent again after a crash (`UnoService.outbox`);
-- `settings_store`: chat settings and personal choices through a cache.
+`UnoService` wires them to one storage and is the facade the adapters hold: each use case
+module (`lobby`, `play`, `settings`, `queries`, `statistics`, `clock`) and each door the
+adapters have besides (`refs`, `outbox`) types its storage as the narrow port it uses; every
+use case takes its turn through one `gate` (`bot.service.gate`).
 """
 
 from __future__ import annotations
@@ -33,10 +24,12 @@ from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, publi
 from bot.service.play import Move, PlayCases, uno_meaning
 from bot.service.queries import Queries
 from bot.service.refs import Refs
+from bot.service.send_budget import SendBudget
 from bot.service.settings import SettingsCases
 from bot.service.settings_store import SettingsStore
+from bot.service.statistics import Statistics, StatRow
 from bot.service.unit_of_work import PATIENCE, UnitOfWork
-from bot.storage import GameRecord, StatRow, StoragePort
+from bot.storage import GameRecord, StoragePort
 from core.ai import Level
 
 __all__ = [
@@ -85,9 +78,10 @@ class UnoService:
         self.clock = clock
         self.refs = Refs(storage)  # the adapters' per-game facts: their only door to storage
         self.alarms = Alarms()
+        settings = SettingsStore(storage, ttl=settings_ttl, timer=clock)
         self.uow = UnitOfWork(
             storage,
-            SettingsStore(storage, ttl=settings_ttl, timer=clock),
+            settings,
             self.alarms,
             clock=clock,
             bot_delay=bot_delay,
@@ -97,17 +91,25 @@ class UnoService:
             patience=patience,
         )
         # The adapters' door to the outbox (`bot.service.outbox`), as `refs` is to their refs.
-        self.outbox = OutboxPort(self.uow, sole_process=storage.sole_process)
+        self.outbox = OutboxPort(
+            self.uow,
+            storage,
+            self.refs,
+            SendBudget(storage, clock),
+            sole_process=storage.sole_process,
+        )
         self._lobby = LobbyCases(self.uow, seed)
         self._play = PlayCases(self.uow)
         self._settings = SettingsCases(self.uow)
         self._queries = Queries(self.uow)
-        self._clock = Clock(self.uow, lease=deadline_lease, poll=deadline_poll)
+        self._statistics = Statistics(storage, settings)
+        self._clock = Clock(self.uow, storage, lease=deadline_lease, poll=deadline_poll)
 
     # ------------------------------------------------------------------ start and timers
 
     async def start(self) -> None:
         """Recover missing match statistics and re-arm every deadline (after a restart)."""
+        await self._statistics.recover()
         await self._clock.start()
 
     def next_deadline(self, prefix: str = "") -> float | None:
@@ -234,4 +236,4 @@ class UnoService:
         return await self._queries.games_of(user_id)
 
     async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
-        return await self._queries.leaderboard(chat_key, limit)
+        return await self._statistics.leaderboard(chat_key, limit)

@@ -1,26 +1,9 @@
 """Time-driven use cases: computer players, turn timeouts, idle lobbies, and the timer loop.
 
-Each open game has at most one stored deadline (`bot.service.deadlines` says which). The database
-decides who acts on a due one: `run_due` claims the due deadlines of its adapter's chats
-(`StoragePort.claim_deadlines`, each claimed by one process until a lease runs out) and acts on
-those, so with several bot processes over one database every turn timer, computer move and
-lobby expiry is handled by exactly one of them, and the deadlines a killed process had claimed
-are taken over by the others once its lease ran out (at once when it is known to be gone). A
-commit clears the claim of its game.
-
-Every claimed deadline is worked on in a task of its own, which takes its turn with every
-other use case of the process in order of due time (`bot.service.gate`): under load a
-computer's move goes before the presses that came after it was due, and one game's slow move
-does not hold back another's, each being published as soon as it is done.
-
-The alarms in memory (`bot.service.alarms`) only say when to look: this process's own commits
-arm them, so a move here wakes the loop at once; the loop also reads the database's next
-deadline, at least every `poll` seconds, to see those set by other processes. One code path for
-every backend: on SQLite, the only process claims everything.
-
-A deadline whose work fails on the storage stays claimed and is retried here with a growing
-backoff (`bot.service.alarms`), with a warning naming the chat: the game moves on as soon as
-the storage does.
+Each open game has at most one stored deadline (`bot.service.deadlines` says which); the
+database decides which process acts on a due one, and the alarms in memory
+(`bot.service.alarms`) only say when to look. Each due deadline is worked on in a task of its
+own, in its turn among every use case of the process by due time (`bot.service.gate`).
 """
 
 from __future__ import annotations
@@ -37,8 +20,8 @@ from bot.service.alarms import Alarms
 from bot.service.deadlines import lobby_minutes
 from bot.service.match import Match
 from bot.service.outcome import Notice, Outcome
-from bot.service.unit_of_work import UnitOfWork, Work, match_record
-from bot.storage import GameRecord, LogEntry, StorageError
+from bot.service.unit_of_work import UnitOfWork, Work
+from bot.storage import DeadlineStorage, GameRecord, LogEntry, StorageError
 from core.events import Event
 
 logger = logging.getLogger("bot.service")
@@ -48,10 +31,36 @@ DEADLINE_POLL = 5.0  # the loop reads the database's next deadline at least this
 
 
 class Clock:
+    """Acts on the due deadlines this process claimed from the database.
+
+    `run_due` claims the due deadlines of its adapter's chats (`DeadlineStorage.claim_deadlines`:
+    each is one process's until a lease runs out), so with several bot processes over one
+    database every turn timer, computer move and lobby expiry is handled by exactly one of
+    them, and those a killed process claimed are taken over once its lease runs out (at once
+    when it is known to be gone). One code path for every backend: on SQLite, the only process
+    claims everything.
+
+    Every claimed deadline is worked on in a task of its own, which takes its turn with every
+    other use case of the process in order of due time (`bot.service.gate`): under load a
+    computer's move goes before the presses that came after it was due, and one game's slow
+    move does not hold back another's, each published as soon as it is done.
+
+    This process's own commits arm the alarms, so a move here wakes the loop at once; the loop
+    also reads the database's next deadline at least every `poll` seconds, for those set by
+    other processes. A deadline whose work fails on the storage stays claimed and is retried
+    with a growing backoff, with a warning naming the chat.
+    """
+
     def __init__(
-        self, uow: UnitOfWork, *, lease: float = DEADLINE_LEASE, poll: float = DEADLINE_POLL
+        self,
+        uow: UnitOfWork,
+        deadlines: DeadlineStorage,
+        *,
+        lease: float = DEADLINE_LEASE,
+        poll: float = DEADLINE_POLL,
     ) -> None:
         self.uow = uow
+        self.deadlines = deadlines
         self.alarms: Alarms = uow.alarms
         self.lease = lease
         self.poll = poll
@@ -63,35 +72,18 @@ class Clock:
         self._unclaimed: set[str] = set()
 
     async def start(self) -> None:
-        """After a restart: record the matches that finished without their statistics, and
-        re-arm the deadline of every lobby and running game.
+        """After a restart: re-arm the deadline of every lobby and running game.
 
         A game whose row cannot be read is armed to come due at once: its chat is told, and
         the game set aside, by the first deadline run (`Work.active`), not at start-up.
         """
-        storage = self.uow.storage
-        for rec in await storage.unrecorded_finished_games():
-            await self._record(rec)
         now = self.uow.clock()
-        for rec in await storage.open_games():
+        for rec in await self.uow.storage.open_games():
             due = now if rec.corrupt else self._due(rec)
             if due is not None:
                 self.alarms.arm(rec.chat_key, due)
                 if rec.corrupt or rec.deadline is None:
                     self._unclaimed.add(rec.chat_key)
-
-    async def _record(self, rec: GameRecord) -> None:
-        """Record a finished match whose statistics are missing (see `Work.commit`)."""
-        try:
-            match = None if rec.corrupt else self.uow.match_of(rec, take=False)
-            if match is None or match.game is None:
-                raise ValueError("no engine state")
-            record = match_record(match)
-            await self.uow.storage.record_match(
-                rec.chat_key, rec.id, record.results, scoring=record.scoring
-            )
-        except Exception:
-            logger.exception("chat %s: recording finished game %d failed", rec.chat_key, rec.id)
 
     def _due(self, rec: GameRecord) -> float | None:
         """When a game's deadline is: a lobby's expiry (a lobby stored before lobbies had one:
@@ -143,7 +135,7 @@ class Clock:
         database, and the due alarms of this process's own retries. Any other due alarm is
         dropped: its deadline moved, or another process claimed it."""
         try:
-            claimed = await self.uow.storage.claim_deadlines(prefix, now, self.lease)
+            claimed = await self.deadlines.claim_deadlines(prefix, now, self.lease)
         except StorageError as exc:
             logger.warning("claiming the due deadlines of %r failed: %s", prefix, exc)
             claimed = []
@@ -164,7 +156,7 @@ class Clock:
     async def stored_deadline(self, prefix: str = "") -> float | None:
         """The database's earliest claimable deadline of `prefix` (None if it cannot say)."""
         try:
-            return await self.uow.storage.next_deadline(prefix)
+            return await self.deadlines.next_deadline(prefix)
         except StorageError as exc:
             logger.warning("reading the next deadline of %r failed: %s", prefix, exc)
             return None

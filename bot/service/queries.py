@@ -1,4 +1,4 @@
-"""Read-only use cases: the table, a player's hand on demand, the running games, the standings.
+"""Read-only use cases: the table, a player's hand on demand, the running games.
 
 They take the chat's lock like every use case, so that they read a committed state and never
 one a move is being applied to, and a game that cannot be loaded is set aside here too.
@@ -7,11 +7,10 @@ one a move is being applied to, and a game that cannot be loaded is set aside he
 from __future__ import annotations
 
 from bot.service import projection
-from bot.service.identity import is_key
 from bot.service.match import meta_from_dict
 from bot.service.outcome import Notice, Outcome, User, lang_of
 from bot.service.unit_of_work import UnitOfWork, Work
-from bot.storage import GameRecord, StatRow
+from bot.storage import GameRecord
 
 
 class Queries:
@@ -87,10 +86,3 @@ class Queries:
             if user_id in lobby.players:
                 ids.append(rec.id)
         return ids
-
-    async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
-        """The chat's best players, ties on wins settled the way its scoring counts points."""
-        if not is_key(chat_key):
-            return []
-        scoring = (await self.uow.settings.chat(chat_key)).rules().scoring
-        return await self.uow.storage.leaderboard(chat_key, limit, scoring=scoring)

@@ -1,15 +1,7 @@
 """Chat settings and personal choices, read through a cache.
 
 Nearly every update needs its chat's settings (language, timer, rules), and most never change
-them: reading them once per chat and keeping them until this process writes them turns the
-settings read of a move into a dictionary lookup.
-
-Without a `ttl` the cache is only as fresh as this process's own writes: exact while one
-process owns the database (a SQLite file is one process's). Over a database that other
-processes write too (PostgreSQL, several webhook workers), `ttl` bounds how long another
-worker's change may go unseen here (a language, a timer: a few seconds of the old one), and
-every read that decides a write (a toggle, a changed setting, a personal switch) is `fresh`,
-from the database, so that two quick presses sent to two workers are still two flips.
+them: reading them once per chat turns the settings read of a move into a dictionary lookup.
 """
 
 from __future__ import annotations
@@ -22,15 +14,23 @@ from cachetools import Cache, LRUCache, TTLCache
 
 from bot.service.chat_settings import ChatSettings
 from bot.service.identity import is_key
-from bot.storage import StoragePort
+from bot.storage import SettingsStorage
 
 _MISSING = object()
 
 
 class SettingsStore:
+    """Without a `ttl` the cache is only as fresh as this process's own writes: exact while one
+    process owns the database (a SQLite file is one process's). Over a database that other
+    processes write too (PostgreSQL, several webhook workers), `ttl` bounds how long another
+    worker's change may go unseen here (a language, a timer: a few seconds of the old one), and
+    every read that decides a write (a toggle, a changed setting, a personal switch) is `fresh`,
+    from the database, so that two quick presses sent to two workers are still two flips.
+    """
+
     def __init__(
         self,
-        storage: StoragePort,
+        storage: SettingsStorage,
         *,
         size: int = 10_000,
         ttl: float | None = None,

@@ -1,23 +1,9 @@
 """One update of one chat: lock, load, act, commit, answer.
 
 Every use case runs as a `Work` under its chat's lock: it loads the chat's match (the engine
-from memory when the committed version is cached there), changes it, and commits state, meta,
-action log and the next deadline -- and, for the move that ends a match, its statistics -- in
-ONE storage transaction; only a committed change is reported. This module is the one place that
-turns the storage's failures into answers:
-
-- `VersionConflict` (another process committed first): "the game just changed, try again";
-- `StorageError` (locked, full, read-only, closed): "try again", in the chat's language, for the
-  user who acted; nothing was changed;
-- `Busy` (the process is so loaded that the command's turn did not come within `PATIENCE`,
-  `bot.service.gate`): "the table is busy, try again in a few seconds"; nothing was changed;
-- a stored game that cannot be loaded: it is set aside (`mark_broken`), the operator is told in
-  the log and the chat in the answer, and the use case goes on as if the chat had no game, so
-  the chat can start a new one.
-
-Every commit that changes what a chat sees also writes an outbox entry in the same transaction
-(`bot.service.outbox`), when the chat's adapter delivers them: the outcome carries its id, and a
-process that dies before sending leaves the entry for a delivery loop to send.
+from memory when the committed version is cached there), changes it, and commits it as one
+storage transaction; only a committed change is reported. Every use case first waits for its
+turn (`bot.service.gate`).
 """
 
 from __future__ import annotations
@@ -37,19 +23,12 @@ from bot.service.gate import Busy, Gate
 from bot.service.identity import is_key, is_person
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
-from bot.service.outbox import LEASE, payload
+from bot.service.outbox_entry import payload
 from bot.service.outcome import Entries, Notice, Outcome, User, lang_of
 from bot.service.settings_store import SettingsStore
+from bot.service.statistics import match_record
 from bot.service.views import is_bot
-from bot.storage import (
-    GameRecord,
-    LogEntry,
-    MatchRecord,
-    PlayerResult,
-    StorageError,
-    StoragePort,
-    VersionConflict,
-)
+from bot.storage import GameRecord, GameStorage, LogEntry, StorageError, VersionConflict
 from core.events import Event, GameEnded
 from core.game import Game
 
@@ -62,18 +41,31 @@ STRANGER = "error-stale"  # a user no platform can send: answered as a stale but
 
 
 class UnitOfWork:
-    """The chat locks, the cache of engine states, and the `Work` that uses them."""
+    """The chat locks, the cache of engine states, and the `Work` that uses them.
+
+    The one place that turns the storage's failures into answers:
+
+    - `VersionConflict` (another process committed first): "the game just changed, try again";
+    - `StorageError` (locked, full, read-only, closed): "try again", in the chat's language,
+      for the user who acted; nothing was changed;
+    - `Busy` (the process is so loaded that the command's turn did not come within its
+      `patience`, `bot.service.gate`): "the table is busy, try again in a few seconds";
+      nothing was changed;
+    - a stored game that cannot be loaded: it is set aside (`mark_broken`), the operator is
+      told in the log and the chat in the answer, and the use case goes on as if the chat had
+      no game, so the chat can start a new one (`Work.active`).
+    """
 
     def __init__(
         self,
-        storage: StoragePort,
+        storage: GameStorage,
         settings: SettingsStore,
         alarms: Alarms,
         *,
         clock: Callable[[], float],
         bot_delay: float,
         lobby_idle: float | None,
-        outbox_lease: float = LEASE,
+        outbox_lease: float,
         gate: Gate | None = None,
         patience: float = PATIENCE,
     ) -> None:
@@ -535,16 +527,3 @@ class Work:
         if self._taken is not None:
             self.uow.uncache(self._taken.id)
             self._taken = None
-
-
-def match_record(match: Match) -> MatchRecord:
-    """The statistics of a finished match: every person dealt in, with their points."""
-    game = match.game
-    assert game is not None
-    scores = game.scores
-    results = [
-        PlayerResult(p, match.names.get(p, p), p in game.game_winners, scores.get(p, 0))
-        for p in match.lobby.players
-        if not is_bot(p)
-    ]
-    return MatchRecord(results, game.rules.scoring)

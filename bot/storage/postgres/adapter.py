@@ -52,6 +52,7 @@ from bot.storage.port import (
     SendSlot,
     StatRow,
     StorageError,
+    StoragePort,
 )
 from bot.storage.postgres.commit import ONE_ACTIVE, moved
 from bot.storage.postgres.migrate import migrate
@@ -122,7 +123,7 @@ def backend_failure(exc: BaseException) -> BaseException:
     return error
 
 
-class PostgresStorage:
+class PostgresStorage(StoragePort):
     """All persistence for the bot in one PostgreSQL database.  Create with ``await .open(url)``."""
 
     def __init__(

@@ -54,6 +54,7 @@ from bot.storage.port import (
     SendSlot,
     StatRow,
     StorageError,
+    StoragePort,
 )
 from bot.storage.sqlite import game_log, games, refs, stats
 from bot.storage.sqlite import outbox as outbox_table
@@ -76,7 +77,7 @@ MEMORY = ":memory:"
 Params = Sequence[Any] | Mapping[str, Any]
 
 
-class SqliteStorage:
+class SqliteStorage(StoragePort):
     """All persistence for the bot in one SQLite file.  Create with ``await .open(path)``."""
 
     def __init__(
