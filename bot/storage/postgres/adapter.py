@@ -580,8 +580,9 @@ class PostgresStorage(StoragePort):
         ``prefix`` can be claimed: its time, or for one claimed by a live process when its
         claim runs out."""
         row = await self._row(
-            f"SELECT min(CASE WHEN {GONE} THEN deadline"
-            " ELSE greatest(deadline, deadline_claimed_until) END) FROM games"
+            # (GONE, which reads pg_locks, only for a deadline still claimed after it is due)
+            "SELECT min(CASE WHEN deadline_claimed_until <= deadline THEN deadline"
+            f" WHEN {GONE} THEN deadline ELSE deadline_claimed_until END) FROM games"
             f" WHERE deadline IS NOT NULL AND {_OPEN_OF_PREFIX}",
             prefix,
         )
