@@ -2,7 +2,8 @@
 
 `UnoService` wires them to one storage and is the facade the adapters hold: each use case
 module (`lobby`, `play`, `settings`, `queries`, `statistics`, `clock`) and each door the
-adapters have besides (`refs`, `outbox`) types its storage as the narrow port it uses.
+adapters have besides (`refs`, `outbox`) types its storage as the narrow port it uses; every
+use case takes its turn through one `gate` (`bot.service.gate`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bot.service.alarms import Alarms
 from bot.service.chat_settings import ChatSettings
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
+from bot.service.gate import WIDTH, Gate
 from bot.service.lobby import LobbyCases
 from bot.service.outbox import LEASE, OutboxPort
 from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, public_event
@@ -26,7 +28,7 @@ from bot.service.send_budget import SendBudget
 from bot.service.settings import SettingsCases
 from bot.service.settings_store import SettingsStore
 from bot.service.statistics import Statistics, StatRow
-from bot.service.unit_of_work import UnitOfWork
+from bot.service.unit_of_work import PATIENCE, UnitOfWork
 from bot.storage import GameRecord, StoragePort
 from core.ai import Level
 
@@ -55,6 +57,8 @@ class UnoService:
         deadline_poll: float = DEADLINE_POLL,
         settings_ttl: float | None = None,
         outbox_lease: float = LEASE,
+        concurrency: int = WIDTH,
+        patience: float = PATIENCE,
     ) -> None:
         """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it).
         `outbox_lease`: seconds an outbox entry stays claimed by the process delivering it.
@@ -65,7 +69,10 @@ class UnoService:
         one die); `deadline_poll`: how often, at most, the timer loop reads the database's next
         deadline (those set by other processes). `settings_ttl`: seconds a chat's settings are
         kept in memory, for a database that other processes write too (None: until this
-        process changes them, exact while it is the only one).
+        process changes them, exact while it is the only one). `concurrency`: use cases
+        running at once, the others waiting their turn by due time; `patience`: seconds a
+        command waits for its turn before it is answered that the table is busy
+        (`bot.service.gate`).
         """
         self.storage = storage
         self.clock = clock
@@ -80,6 +87,8 @@ class UnoService:
             bot_delay=bot_delay,
             lobby_idle=lobby_idle if lobby_idle is None or lobby_idle > 0 else None,
             outbox_lease=outbox_lease,
+            gate=Gate(concurrency),
+            patience=patience,
         )
         # The adapters' door to the outbox (`bot.service.outbox`), as `refs` is to their refs.
         self.outbox = OutboxPort(

@@ -2,11 +2,13 @@
 
 Each open game has at most one stored deadline (`bot.service.deadlines` says which); the
 database decides which process acts on a due one, and the alarms in memory
-(`bot.service.alarms`) only say when to look.
+(`bot.service.alarms`) only say when to look. Each due deadline is worked on in a task of its
+own, in its turn among every use case of the process by due time (`bot.service.gate`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import math
@@ -34,8 +36,14 @@ class Clock:
     `run_due` claims the due deadlines of its adapter's chats (`DeadlineStorage.claim_deadlines`:
     each is one process's until a lease runs out), so with several bot processes over one
     database every turn timer, computer move and lobby expiry is handled by exactly one of
-    them, and those a killed process claimed are taken over once its lease runs out. One code
-    path for every backend: on SQLite, the only process claims everything.
+    them, and those a killed process claimed are taken over once its lease runs out (at once
+    when it is known to be gone). One code path for every backend: on SQLite, the only process
+    claims everything.
+
+    Every claimed deadline is worked on in a task of its own, which takes its turn with every
+    other use case of the process in order of due time (`bot.service.gate`): under load a
+    computer's move goes before the presses that came after it was due, and one game's slow
+    move does not hold back another's, each published as soon as it is done.
 
     This process's own commits arm the alarms, so a move here wakes the loop at once; the loop
     also reads the database's next deadline at least every `poll` seconds, for those set by
@@ -92,37 +100,46 @@ class Clock:
 
     async def run_due(self, now: float | None = None, *, prefix: str = "") -> list[Outcome]:
         """Act for every game whose deadline has passed and that this process claimed:
-        computer moves, turn timeouts, idle lobbies. `prefix` limits this to one adapter's
-        chats ("dc:"), so that each adapter's timer loop publishes only what it can send."""
+        computer moves, turn timeouts, idle lobbies, each in its turn (`run_one`). `prefix`
+        limits this to one adapter's chats ("dc:"), so that each adapter's timer loop
+        publishes only what it can send."""
         now = self.uow.clock() if now is None else now
-        outcomes = []
-        for chat in await self._claim(now, prefix):
-            try:
-                out = await self.uow.run_timed(chat, now, lambda work: self._on_deadline(work, now))
-            except Exception:
-                # A fault in the code, not in the data (that is set aside as broken) nor in the
-                # storage (that is retried): one game must not stall every other chat's
-                # timers, so this one waits for a restart (or another process's lease).
-                logger.exception("deadline of chat %s failed; disarmed", chat)
-                self.alarms.arm(chat, None)
-                self._held.pop(chat, None)
-                continue
-            if not self.alarms.retrying(chat):
-                self._held.pop(chat, None)  # done: its commit cleared the claim
-            if out is not None:
-                outcomes.append(out)
-        return outcomes
+        due = await self._claim(now, prefix)
+        outcomes = await asyncio.gather(*(self.run_one(chat, at, now) for chat, at in due))
+        return [out for out in outcomes if out is not None]
 
-    async def _claim(self, now: float, prefix: str) -> list[str]:
-        """The chats to act on now: the due deadlines claimed from the database, and the due
-        alarms of this process's own retries. Any other due alarm is dropped: its deadline
-        moved, or another process claimed it."""
+    async def run_one(self, chat: str, due: float, now: float) -> Outcome | None:
+        """The work of one claimed deadline, in its turn among every use case (`Gate`: by
+        when it was `due`)."""
+        self.alarms.running(chat)
+        try:
+            out = await self.uow.run_timed(
+                chat, now, lambda work: self._on_deadline(work, now), due=due
+            )
+        except Exception:
+            # A fault in the code, not in the data (that is set aside as broken) nor in the
+            # storage (that is retried): one game must not stall every other chat's
+            # timers, so this one waits for a restart (or another process's lease).
+            logger.exception("deadline of chat %s failed; disarmed", chat)
+            self.alarms.arm(chat, None)
+            self._held.pop(chat, None)
+            return None
+        finally:
+            self.alarms.done(chat)
+        if not self.alarms.retrying(chat):
+            self._held.pop(chat, None)  # done: its commit cleared the claim
+        return out
+
+    async def _claim(self, now: float, prefix: str) -> list[tuple[str, float]]:
+        """The chats to act on now and when each came due: the due deadlines claimed from the
+        database, and the due alarms of this process's own retries. Any other due alarm is
+        dropped: its deadline moved, or another process claimed it."""
         try:
             claimed = await self.deadlines.claim_deadlines(prefix, now, self.lease)
         except StorageError as exc:
             logger.warning("claiming the due deadlines of %r failed: %s", prefix, exc)
             claimed = []
-        chats = [chat for chat, _ in claimed]
+        chats = dict(claimed)
         for chat in chats:
             self._held[chat] = now + self.lease
         for chat in self.alarms.due(now, prefix):
@@ -130,11 +147,11 @@ class Clock:
                 continue
             if chat in self._unclaimed or self._held.get(chat, -math.inf) > now:
                 self._unclaimed.discard(chat)
-                chats.append(chat)
+                chats[chat] = self.alarms.at(chat) or now
             else:
                 self.alarms.arm(chat, None)
                 self._held.pop(chat, None)
-        return chats
+        return list(chats.items())
 
     async def stored_deadline(self, prefix: str = "") -> float | None:
         """The database's earliest claimable deadline of `prefix` (None if it cannot say)."""
@@ -146,18 +163,42 @@ class Clock:
 
     async def run_timers(self, publish: Callable[[Outcome], Any], *, prefix: str = "") -> None:
         """Forever: sleep until the next deadline (or a new earlier one, or `wake`, or the next
-        look at the database), act, publish."""
-        while True:
-            await self.alarms.sleep(
-                prefix,
-                self.uow.clock,
-                stored=lambda: self.stored_deadline(prefix),
-                most=self.poll,
-            )
-            for out in await self.run_due(prefix=prefix):
-                result = publish(out)
-                if inspect.isawaitable(result):
-                    await result
+        look at the database), then claim every due one and act on each in a task of its own,
+        published as soon as it is done. The loop does not wait for them: it claims what
+        comes due meanwhile, and each takes its turn with every other use case by due time
+        (`Gate`), instead of the deadlines going one at a time behind every press."""
+        tasks: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                await self.alarms.sleep(
+                    prefix,
+                    self.uow.clock,
+                    stored=lambda: self.stored_deadline(prefix),
+                    most=self.poll,
+                )
+                now = self.uow.clock()
+                for chat, due in await self._claim(now, prefix):
+                    self.alarms.running(chat)  # not due again while its task waits its turn
+                    task = asyncio.create_task(self._publish_one(chat, due, now, publish))
+                    tasks.add(task)
+                    task.add_done_callback(tasks.discard)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _publish_one(
+        self, chat: str, due: float, now: float, publish: Callable[[Outcome], Any]
+    ) -> None:
+        out = await self.run_one(chat, due, now)
+        if out is None:
+            return
+        try:
+            result = publish(out)
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            logger.exception("publishing the deadline of chat %s failed", chat)
 
     async def _on_deadline(self, work: Work, now: float) -> Outcome | None:
         chat_key = work.chat_key

@@ -2,7 +2,8 @@
 
 Every use case runs as a `Work` under its chat's lock: it loads the chat's match (the engine
 from memory when the committed version is cached there), changes it, and commits it as one
-storage transaction; only a committed change is reported.
+storage transaction; only a committed change is reported. Every use case first waits for its
+turn (`bot.service.gate`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from bot.service import computer, projection
 from bot.service.alarms import Alarms
 from bot.service.chat_settings import ChatSettings
 from bot.service.deadlines import next_turn
+from bot.service.gate import Busy, Gate
 from bot.service.identity import is_key, is_person
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
@@ -33,6 +35,8 @@ from core.game import Game
 logger = logging.getLogger("bot.service")
 
 BROKEN = Notice("notice-game-broken")
+PATIENCE = 3.0  # seconds a command waits for its turn before it is answered as busy
+BUSY = Notice("error-busy", {"seconds": 5})  # ... and when to try again
 STRANGER = "error-stale"  # a user no platform can send: answered as a stale button
 
 
@@ -44,6 +48,9 @@ class UnitOfWork:
     - `VersionConflict` (another process committed first): "the game just changed, try again";
     - `StorageError` (locked, full, read-only, closed): "try again", in the chat's language,
       for the user who acted; nothing was changed;
+    - `Busy` (the process is so loaded that the command's turn did not come within its
+      `patience`, `bot.service.gate`): "the table is busy, try again in a few seconds";
+      nothing was changed;
     - a stored game that cannot be loaded: it is set aside (`mark_broken`), the operator is
       told in the log and the chat in the answer, and the use case goes on as if the chat had
       no game, so the chat can start a new one (`Work.active`).
@@ -59,6 +66,8 @@ class UnitOfWork:
         bot_delay: float,
         lobby_idle: float | None,
         outbox_lease: float,
+        gate: Gate | None = None,
+        patience: float = PATIENCE,
     ) -> None:
         self.storage = storage
         self.settings = settings
@@ -74,6 +83,9 @@ class UnitOfWork:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # game id -> (version, engine) of running games only: a game that ends leaves it.
         self._games: dict[int, tuple[int, Game]] = {}
+        # Every use case waits its turn here, by due time; a command at most `patience` s.
+        self.gate = gate or Gate()
+        self.patience = patience
 
     def lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -112,6 +124,15 @@ class UnitOfWork:
         refused = _refusal(chat_key, user)
         if refused is not None:
             return Outcome(chat_key, lang_of(hint), error=Notice(refused))
+        try:
+            async with self.gate.turn(self.clock(), self.patience):
+                return await self._run(chat_key, hint, use_case)
+        except Busy:
+            return Outcome(chat_key, lang_of(hint), error=BUSY)
+
+    async def _run(
+        self, chat_key: str, hint: str | None, use_case: Callable[[Work], Awaitable[Outcome]]
+    ) -> Outcome:
         work: Work | None = None
         try:
             async with self.open(chat_key, hint) as work:
@@ -142,22 +163,32 @@ class UnitOfWork:
         if not valid_game_id(game_id):
             return Outcome("", lang, error=Notice("error-no-game"))
         try:
-            rec = await self.storage.get_game(game_id)
-        except StorageError as exc:
-            logger.warning("storage failed looking up game %d: %s", game_id, exc)
-            return Outcome("", lang, error=Notice("error-storage"))
-        if rec is None:
-            return Outcome("", lang, error=Notice("error-no-game"))
-        return await self.run(rec.chat_key, hint, use_case, user=user)
+            async with self.gate.turn(self.clock(), self.patience):
+                try:
+                    rec = await self.storage.get_game(game_id)
+                except StorageError as exc:
+                    logger.warning("storage failed looking up game %d: %s", game_id, exc)
+                    return Outcome("", lang, error=Notice("error-storage"))
+                if rec is None:
+                    return Outcome("", lang, error=Notice("error-no-game"))
+                return await self._run(rec.chat_key, hint, use_case)
+        except Busy:
+            return Outcome("", lang, error=BUSY)
 
     async def run_timed(
-        self, chat_key: str, now: float, use_case: Callable[[Work], Awaitable[Outcome | None]]
+        self,
+        chat_key: str,
+        now: float,
+        use_case: Callable[[Work], Awaitable[Outcome | None]],
+        *,
+        due: float | None = None,
     ) -> Outcome | None:
-        """Run a deadline's use case. A storage failure keeps the deadline armed and retries it
+        """Run a deadline's use case in its turn (`due`: when the deadline passed; never
+        refused as busy). A storage failure keeps the deadline armed and retries it
         after a backoff (with a warning naming the chat); a game another process moved is
         looked at again at once. Nothing is answered then: no user acted."""
         try:
-            async with self.open(chat_key) as work:
+            async with self.gate.turn(now if due is None else due), self.open(chat_key) as work:
                 work.timed = True
                 out = await use_case(work)
         except StorageError as exc:
