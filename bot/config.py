@@ -46,7 +46,7 @@ class Settings(BaseSettings):
     # or text results in inline mode when there are none.
     sticker_owner_id: int | None = None
 
-    # Several processes over one PostgreSQL database (README "Running at scale"):
+    # Several processes over one PostgreSQL database (docs/operations.md):
     # seconds a due deadline claimed by one process stays its own (if it dies, another takes the
     # deadline over after that), and how often, at most, a process looks for deadlines that
     # other processes set.
@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     # A Telegram group's message budget: GROUP_LIMIT messages in any GROUP_PERIOD seconds.
     group_limit: int = Field(default=20, gt=1)
     group_period: float = Field(default=60.0, gt=0)
-    # Discord sharding: how many shards in all (None: as many as Discord recommends), and which
+    # Discord sharding: how many shards in all (None: one connection, no sharding), and which
     # of them this process runs (comma-separated ids; None: all of them).
     discord_shard_count: int | None = Field(default=None, gt=0)
     discord_shard_ids: Annotated[list[int] | None, NoDecode] = None

@@ -1,30 +1,16 @@
 """The game: one match of rounds to the target score, as a pure state machine (the facade).
 
-`legal_actions(player)` is the single source of truth: `apply` accepts exactly the actions it
-lists (so the buttons an adapter draws can never disagree with what the engine accepts) and only
-when refusing asks `core.refusals` for a specific reason code. Randomness is derived from the
-seed and a shuffle counter (`core.shuffle`), so `to_dict()` stays small and a seed replays the
-same match.
-
-Where each rule lives:
-
-- the turn's phases and what the player to act may do in each: `core.phases`;
-- what a card does when played or flipped first: `core.effects`;
-- a penalty waiting for its answer, challenges, stacking: `core.penalty`;
-- UNO calls, catches and the catch window: `core.uno`;
-- drawing, reshuffling, which card plays on which: `core.piles`;
-- deal, first flip, going out, blocked rounds, scoring, the deal passing on: `core.rounds`;
-- leaving and timeouts: here (`remove_player`, `time_out`).
+Randomness is derived from the seed and a shuffle counter (`core.shuffle`), so `to_dict()` stays
+small and a seed replays the same match.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self
 
 from core import actions as A
-from core import effects, penalty, phases, rounds, uno
+from core import penalty, phases, rounds, uno
 from core.actions import Action, ActionType
 from core.cards import COLORS, Card, Color
 from core.errors import IllegalAction
@@ -32,7 +18,8 @@ from core.events import Event, PlayerLeft, TimedOut
 from core.phases import ChooseColor, Handler, Over, Phase, handler_of
 from core.refusals import refusal
 from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from core.shuffle import random_numbers, shuffled
+from core.shuffle import random_numbers
+from core.state import State
 
 MAX_TIMEOUTS = 3  # timeouts in a row that count as leaving (RULES.md section 6)
 _DEALER_NUMBERS = 24  # random numbers set aside for the dealer draw (more come if ties need them)
@@ -42,80 +29,28 @@ _UNO = ActionType.UNO
 _CATCH = ActionType.CATCH
 
 
-class Game:
-    # Slots, not a __dict__: attribute reads are the engine's most frequent operation.
-    __slots__ = (
-        "_cache",
-        "_cache_move",
-        "_cache_player",
-        "blocked_turns",
-        "catchable",
-        "color",
-        "current",
-        "current_player",
-        "dealer",
-        "direction",
-        "discard",
-        "draw_pile",
-        "drawn",
-        "first_flip",
-        "first_turn_player",
-        "handler",
-        "hands",
-        "has_drawn",
-        "jumped_over",
-        "left",
-        "move_no",
-        "opening_events",
-        "pending",
-        "players",
-        "precall",
-        "round_no",
-        "round_winner",
-        "rules",
-        "safe",
-        "scores_",
-        "seed",
-        "shuffles",
-        "timeouts",
-        "top_played_by",
-        "winners",
-    )
+class Game(State):
+    """A match, played through `legal_actions` and `apply`.
 
-    players: list[str]
-    rules: Rules
-    seed: int
-    shuffles: int
-    hands: dict[str, list[Card]]
-    draw_pile: list[Card]  # top is the last element
-    discard: list[Card]  # top is the last element
-    current: int  # the seat to act
-    current_player: str  # `players[current]`, kept in step by `turn_to`
+    `legal_actions(player)` is the single source of truth: `apply` accepts exactly the actions
+    it lists (so the buttons an adapter draws can never disagree with what the engine accepts)
+    and only when refusing asks `core.refusals` for a specific reason code.
+
+    Where each rule lives:
+
+    - the turn's phases, what the player to act may do in each, and the moves: `core.phases`;
+    - what a card does when played or flipped first: `core.effects`;
+    - a penalty waiting for its answer, challenges, stacking: `core.penalty`;
+    - UNO calls, catches and the catch window: `core.uno`;
+    - drawing, reshuffling, which card plays on which: `core.piles`;
+    - deal, first flip, going out, blocked rounds, scoring, the deal passing on: `core.rounds`;
+    - leaving and timeouts: here (`remove_player`, `time_out`).
+    """
+
+    __slots__ = ("_cache", "_cache_move", "_cache_player", "handler", "opening_events")
+
     # The phase, as its handler: derived from the state after every move (`phases.handler_of`).
     handler: type[Handler]
-    direction: int
-    color: Color | None
-    dealer: str
-    round_no: int
-    first_turn_player: str
-    scores_: dict[str, int]
-    pending: penalty.Pending | None
-    has_drawn: bool
-    drawn: Card | None
-    precall: str | None  # called UNO holding two cards, before the play
-    safe: set[str]  # holding one card, UNO called
-    catchable: str | None  # holding one card, UNO not called, window open
-    first_flip: bool  # the top card is the round's first flip: no jump-in on it
-    # Who played the top card, until any other player acts: nobody jumps in on their own Draw
-    # Two before that.
-    top_played_by: str | None
-    jumped_over: str | None  # whose turn the last jump-in took
-    round_winner: str | None
-    winners: tuple[str, ...] | None
-    left: list[str]
-    move_no: int
-    blocked_turns: int  # turns in a row with nothing to draw and nothing to play
-    timeouts: dict[str, int]  # timeouts in a row, per player; any own move resets it
 
     # ------------------------------------------------------------------ construction
 
@@ -219,46 +154,6 @@ class Game:
         game.timeouts = {}
         return game  # the round's state comes from `rounds.start` or `from_position`
 
-    def clear_turn(self) -> None:
-        """Nothing pending, drawn, called or remembered: the state a round starts from."""
-        self.pending = None
-        self.has_drawn = False
-        self.drawn = None
-        self.precall = None
-        self.safe = set()
-        self.catchable = None
-        self.first_flip = False
-        self.top_played_by = None
-        self.jumped_over = None
-        self.blocked_turns = 0
-
-    # ------------------------------------------------------------------ seats and shuffles
-
-    def turn_to(self, seat: int) -> None:
-        """The player in `seat` is to act."""
-        self.current = seat
-        self.current_player = self.players[seat]
-
-    def turn_to_next(self, seat: int) -> None:
-        """The player after `seat`, in the direction of play, is to act."""
-        seat = (seat + self.direction) % len(self.players)
-        self.current = seat
-        self.current_player = self.players[seat]
-
-    def step(self, seat: int, steps: int = 1) -> int:
-        """The seat `steps` places after `seat` in the direction of play."""
-        return (seat + steps * self.direction) % len(self.players)
-
-    def numbers(self, count: int) -> Sequence[int]:
-        """The random numbers of this match's next shuffle."""
-        numbers = random_numbers(f"{self.seed}:{self.shuffles}", count)
-        self.shuffles += 1
-        return numbers
-
-    def shuffle(self, cards: list[Card]) -> None:
-        """Shuffle `cards` in place with the next seeded shuffle of this match."""
-        cards[:] = shuffled(cards, self.numbers(len(cards)))
-
     # ------------------------------------------------------------------ public state
 
     @property
@@ -350,7 +245,7 @@ class Game:
         if self._cache_move != self.move_no or self._cache_player != player:
             self.legal_actions(player)  # fills the cache the check below reads
         if action not in self._cache:  # actions are interned: identity tests
-            raise refusal(self, player, action)
+            raise refusal(self, player, action, self._cache)
         if self.timeouts:
             self.timeouts.pop(player, None)
         return self._make(player, action)
@@ -370,7 +265,7 @@ class Game:
             if t is _UNO:
                 uno.call(self, player, events)
             elif player != self.current_player:
-                effects.play(self, player, action, events)  # a jump-in
+                phases.play(self, player, action, events)  # a jump-in
             else:
                 if t is not _PLAY:
                     self.jumped_over = None
@@ -468,98 +363,12 @@ class Game:
 
     # ------------------------------------------------------------------ serialisation
 
-    def to_dict(self) -> dict[str, Any]:
-        p = self.pending
-        return {
-            "players": list(self.players),
-            "rules": self.rules.to_dict(),
-            "seed": self.seed,
-            "shuffles": self.shuffles,
-            "hands": {k: " ".join(c.text for c in v) for k, v in self.hands.items()},
-            "draw": " ".join(c.text for c in self.draw_pile),
-            "discard": " ".join(c.text for c in self.discard),
-            "current": self.current,
-            "direction": self.direction,
-            "color": None if self.color is None else self.color.value,
-            "dealer": self.dealer,
-            "round_no": self.round_no,
-            "first_turn_player": self.first_turn_player,
-            "scores": dict(self.scores_),
-            "pending": None
-            if p is None
-            else {
-                "target": p.target,
-                "amount": p.amount,
-                "source": p.source.text,
-                "offender": p.offender,
-                "legal": p.legal,
-                "prev_color": None if p.prev_color is None else p.prev_color.value,
-                "prev_first_flip": p.prev_first_flip,
-            },
-            "has_drawn": self.has_drawn,
-            "drawn": None if self.drawn is None else self.drawn.text,
-            "precall": self.precall,
-            "safe": sorted(self.safe),
-            "catchable": self.catchable,
-            "first_flip": self.first_flip,
-            "top_played_by": self.top_played_by,
-            "jumped_over": self.jumped_over,
-            "round_winner": self.round_winner,
-            "winners": None if self.winners is None else list(self.winners),
-            "left": list(self.left),
-            "move_no": self.move_no,
-            "blocked_turns": self.blocked_turns,
-            "timeouts": dict(self.timeouts),
-        }
-
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> Game:
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         """A game from `to_dict()`, of this version or an earlier one (missing keys default)."""
-        g = Game()
-        g.players = list(data["players"])
-        g.rules = Rules.from_dict(data["rules"])
-        g.seed = data["seed"]
-        g.shuffles = data["shuffles"]
-        g.hands = {k: Card.parse_many(v) for k, v in data["hands"].items()}
-        g.draw_pile = Card.parse_many(data["draw"])
-        g.discard = Card.parse_many(data["discard"])
-        g.turn_to(data["current"])
-        g.direction = data["direction"]
-        g.color = None if data["color"] is None else Color.parse(data["color"])
-        g.dealer = data["dealer"]
-        g.round_no = data["round_no"]
-        g.first_turn_player = data["first_turn_player"]
-        g.scores_ = dict(data["scores"])
-        pd = data["pending"]
-        g.pending = (
-            None
-            if pd is None
-            else penalty.Pending(
-                pd["target"],
-                pd["amount"],
-                Card.parse(pd["source"]),
-                pd["offender"],
-                pd["legal"],
-                None if pd["prev_color"] is None else Color.parse(pd["prev_color"]),
-                pd["prev_first_flip"],
-            )
-        )
-        g.has_drawn = data["has_drawn"]
-        g.drawn = None if data["drawn"] is None else Card.parse(data["drawn"])
-        g.precall = data["precall"]
-        g.safe = set(data["safe"])
-        g.catchable = data["catchable"]
-        g.first_flip = data["first_flip"]
-        g.top_played_by = data["top_played_by"]
-        g.jumped_over = data["jumped_over"]
-        g.round_winner = data["round_winner"]
-        g.winners = None if data["winners"] is None else tuple(data["winners"])
-        g.left = list(data["left"])
-        g.move_no = data["move_no"]
-        g.blocked_turns = data.get("blocked_turns", 0)
-        g.timeouts = dict(data.get("timeouts", {}))
-        g.handler = handler_of(g)
-        return g
+        game = super().from_dict(data)
+        game.handler = handler_of(game)
+        return game
 
     def copy(self) -> Game:
         return Game.from_dict(self.to_dict())

@@ -1,53 +1,56 @@
-"""The phases of a turn, one handler each: what the player to act may do, and doing it.
-
-| phase          | the player to act...                                   | handler       |
-|----------------|--------------------------------------------------------|---------------|
-| `CHOOSE_COLOR` | names the color of a wild first card                   | `ChooseColor` |
-| `TURN`         | plays a matching card or draws                         | `Turn`        |
-| `DRAWN`        | plays the card just drawn or keeps it (passes)         | `Drawn`       |
-| `PENALTY`      | answers a pending penalty, challenges it, or takes it  | `Penalty`     |
-| `OVER`         | nothing: the round ended the match                     | `Over`        |
-
-A round that ends without ending the match deals the next one at once, so after a round comes
-the next round's first phase. What anyone may do out of turn (a jump-in, UNO calls and catches)
-is not a phase: see `core.game.Game.legal_actions`. A phase is derived from the state
-(`handler_of`, after every move, into `Game.handler`; `phase_of` names it) and never saved:
-`to_dict` keeps the facts it comes from.
+"""The phases of a turn, one handler each: what the player to act may do, and the moves that do
+it. A phase follows from the state (`handler_of`) and is never saved: `to_dict` keeps the facts
+it comes from.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from core import actions as A
-from core import effects, piles, rounds, uno
+from core import effects, penalty, piles, rounds, uno
 from core.actions import Action, ActionType
 from core.cards import COLORS, WILD_FOUR, Card, Kind
-from core.events import ColorChosen, DrawReason, Event, Passed
-
-if TYPE_CHECKING:
-    from core.game import Game
+from core.events import CardPlayed, ColorChosen, DrawReason, Event, Passed
+from core.state import State
 
 
 class Phase(enum.Enum):
+    """Where the turn stands, and what the player to act may do in it:
+
+    | phase          | the player to act...                                   | handler       |
+    |----------------|--------------------------------------------------------|---------------|
+    | `CHOOSE_COLOR` | names the color of a wild first card                   | `ChooseColor` |
+    | `TURN`         | plays a matching card or draws                         | `Turn`        |
+    | `DRAWN`        | plays the card just drawn or keeps it (passes)         | `Drawn`       |
+    | `PENALTY`      | answers a pending penalty, challenges it, or takes it  | `Penalty`     |
+    | `OVER`         | nothing: the round ended the match                     | `Over`        |
+
+    A round that ends without ending the match deals the next one at once, so after a round
+    comes the next round's first phase. What anyone may do out of turn (a jump-in, UNO calls and
+    catches) is not a phase: see `core.game.Game.legal_actions`.
+    """
+
     CHOOSE_COLOR = "choose_color"
     TURN = "turn"
     DRAWN = "drawn"
     PENALTY = "penalty"
     OVER = "over"
 
-    # Members are singletons: an identity hash is exact, and `Enum`'s own `__hash__` is a Python
-    # method that would make every lookup of a phase's handler slow.
+    # Members are singletons: an identity hash is exact (`Enum`'s own is a slow Python method).
     __hash__ = object.__hash__
 
 
 _PLAY = ActionType.PLAY
 _SEVEN_ZERO_NUMBER = 7
+_SKIP = Kind.SKIP
+_REVERSE = Kind.REVERSE
+_DRAW_TWO = Kind.DRAW_TWO
 
 
-def plays(game: Game, player: str, cards: list[Card] | tuple[Card, ...]) -> list[Action]:
+def plays(game: State, player: str, cards: list[Card] | tuple[Card, ...]) -> list[Action]:
     """The play actions of `cards` (a hand, or the one card just drawn) that match the top card,
     once each, in the order of `cards`: a wild once per color, and under seven-zero a 7 once per
     player it may swap with (unless it is the last card, which goes out)."""
@@ -65,7 +68,7 @@ def plays(game: Game, player: str, cards: list[Card] | tuple[Card, ...]) -> list
     return out
 
 
-def with_targets(game: Game, player: str, out: list[Action]) -> list[Action]:
+def with_targets(game: State, player: str, out: list[Action]) -> list[Action]:
     """Seven-zero: each play of a 7 becomes one play per other player, `play r7 @b`."""
     if len(game.hands[player]) < 2:
         return out  # the last card: the round ends, nobody to swap with
@@ -80,7 +83,7 @@ def with_targets(game: Game, player: str, out: list[Action]) -> list[Action]:
     return named
 
 
-Move = Callable[["Game", str, Action, list[Event]], None]
+Move = Callable[[State, str, Action, list[Event]], None]
 
 
 class Handler:
@@ -91,17 +94,70 @@ class Handler:
     moves: ClassVar[dict[ActionType, Move]]
 
     @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
+    def actions(game: State, player: str) -> list[Action]:
         raise NotImplementedError
 
 
-def choose_color(game: Game, player: str, action: Action, events: list[Event]) -> None:
+def play(game: State, player: str, action: Action, events: list[Event]) -> None:
+    """`player` plays `action`'s card: on their turn, or out of turn as a jump-in.
+
+    The one way a card leaves a hand for the discard pile (a turn's play, a drawn card, an
+    answer to a penalty, a jump-in); the card's effect (`core.effects`) then hands the turn on.
+    A number or a wild (a `plain` card) only hands it to the next seat."""
+    card = action.card
+    assert card is not None
+    seat = game.current
+    jump_in = game.current_player != player
+    if jump_in:
+        game.jumped_over = game.current_player
+        seat = game.players.index(player)
+        game.turn_to(seat)
+    else:
+        game.jumped_over = None
+    hand = game.hands[player]
+    hand.remove(card)
+    game.blocked_turns = 0
+    game.has_drawn = False
+    game.drawn = None
+    prev_color = game.color
+    was_first_flip = game.first_flip
+    game.first_flip = False
+    game.discard.append(card)
+    game.top_played_by = player
+    color = action.next_color
+    assert color is not None
+    game.color = color
+    left = len(hand)
+    events.append(CardPlayed(player, card, color, jump_in, left))
+    if left == 1:
+        uno.down_to_one(game, player)
+    elif not left:
+        rounds.go_out(game, player, card, events)
+        return
+    if card.plain:
+        if game.rules.seven_zero:
+            if action.target is not None:
+                effects.swap_hands(game, player, action.target, events)
+            elif card.number == 0:
+                effects.pass_hands(game, events)
+        game.turn_to_next(seat)
+    elif card.kind is _SKIP:
+        effects.skip(game, seat, events)
+    elif card.kind is _REVERSE:
+        effects.reverse(game, seat, events)
+    elif card.kind is _DRAW_TWO:
+        effects.draw_two(game, seat, card, events)
+    else:
+        effects.wild_four(game, seat, player, prev_color, was_first_flip, events)
+
+
+def choose_color(game: State, player: str, action: Action, events: list[Event]) -> None:
     assert action.color is not None
     game.color = action.color
     events.append(ColorChosen(player, action.color))
 
 
-def draw(game: Game, player: str, action: Action, events: list[Event]) -> None:
+def draw(game: State, player: str, action: Action, events: list[Event]) -> None:
     """Draw on one's turn (one card, or until one plays under "draw until playable"). A card
     that cannot be played passes the turn at once: there is no choice left to make. Drawing
     from an exhausted table passes too, and counts toward a blocked round if nothing plays."""
@@ -124,7 +180,7 @@ def draw(game: Game, player: str, action: Action, events: list[Event]) -> None:
         game.blocked_turns = 0
 
 
-def pass_turn(game: Game, player: str, action: Action, events: list[Event]) -> None:
+def pass_turn(game: State, player: str, action: Action, events: list[Event]) -> None:
     """Keep the card just drawn: the turn passes."""
     game.has_drawn = False
     game.drawn = None
@@ -132,14 +188,14 @@ def pass_turn(game: Game, player: str, action: Action, events: list[Event]) -> N
     game.turn_to_next(game.current)
 
 
-def take_penalty(game: Game, player: str, action: Action, events: list[Event]) -> None:
+def take_penalty(game: State, player: str, action: Action, events: list[Event]) -> None:
     assert game.pending is not None
-    game.pending.take(game, events)
+    penalty.take(game, game.pending, events)
 
 
-def challenge(game: Game, player: str, action: Action, events: list[Event]) -> None:
+def challenge(game: State, player: str, action: Action, events: list[Event]) -> None:
     assert game.pending is not None
-    game.pending.challenge(game, events)
+    penalty.challenge(game, game.pending, events)
 
 
 class ChooseColor(Handler):
@@ -150,7 +206,7 @@ class ChooseColor(Handler):
     _ACTIONS: ClassVar[tuple[Action, ...]] = tuple(A.CHOOSE[c] for c in COLORS)
 
     @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
+    def actions(game: State, player: str) -> list[Action]:
         return list(ChooseColor._ACTIONS)
 
 
@@ -158,10 +214,10 @@ class Turn(Handler):
     """An ordinary turn: play a matching card, or draw."""
 
     phase = Phase.TURN
-    moves: ClassVar[dict[ActionType, Move]] = {_PLAY: effects.play, ActionType.DRAW: draw}
+    moves: ClassVar[dict[ActionType, Move]] = {_PLAY: play, ActionType.DRAW: draw}
 
     @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
+    def actions(game: State, player: str) -> list[Action]:
         out = plays(game, player, game.hands[player])
         can_play = bool(out)
         out.append(A.DRAW)
@@ -174,10 +230,10 @@ class Drawn(Handler):
     """A playable card was just drawn: play it (no other card) or keep it and pass."""
 
     phase = Phase.DRAWN
-    moves: ClassVar[dict[ActionType, Move]] = {_PLAY: effects.play, ActionType.PASS: pass_turn}
+    moves: ClassVar[dict[ActionType, Move]] = {_PLAY: play, ActionType.PASS: pass_turn}
 
     @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
+    def actions(game: State, player: str) -> list[Action]:
         drawn = game.drawn
         out = [] if drawn is None else plays(game, player, (drawn,))
         can_play = bool(out)
@@ -192,21 +248,21 @@ class Penalty(Handler):
 
     phase = Phase.PENALTY
     moves: ClassVar[dict[ActionType, Move]] = {
-        _PLAY: effects.play,
+        _PLAY: play,
         ActionType.ACCEPT: take_penalty,
         ActionType.CHALLENGE: challenge,
     }
 
     @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
+    def actions(game: State, player: str) -> list[Action]:
         pending = game.pending
         assert pending is not None
-        out = pending.answers(game)
+        out = penalty.answers(game, pending)
         if game.rules.seven_zero:
             out = with_targets(game, player, out)
         can_play = bool(out)
         out.append(A.ACCEPT)
-        if pending.can_be_challenged(game):
+        if penalty.can_be_challenged(game, pending):
             out.append(A.CHALLENGE)
         if can_play and uno.may_call_before_play(game, player):
             out.append(A.UNO)
@@ -220,11 +276,11 @@ class Over(Handler):
     moves: ClassVar[dict[ActionType, Move]] = {}
 
     @staticmethod
-    def actions(game: Game, player: str) -> list[Action]:
+    def actions(game: State, player: str) -> list[Action]:
         return []
 
 
-def handler_of(game: Game) -> type[Handler]:
+def handler_of(game: State) -> type[Handler]:
     """The phase the state is in, as its handler (what `Game.handler` holds between moves)."""
     if game.winners is not None:
         return Over
@@ -237,11 +293,11 @@ def handler_of(game: Game) -> type[Handler]:
     return Turn
 
 
-def phase_of(game: Game) -> Phase:
+def phase_of(game: State) -> Phase:
     return handler_of(game).phase
 
 
-def jump_in_actions(game: Game, player: str) -> list[Action]:
+def jump_in_actions(game: State, player: str) -> list[Action]:
     """Out of turn, under jump-in: the card identical to the top one (RULES.md 4). Not on the
     round's first card, not with a wild, and not on one's own Draw Two until another player has
     acted since (`top_played_by` is cleared by the next move of anyone else)."""

@@ -6,18 +6,15 @@ never decides legality itself, it only names the rule that the action broke.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from core.actions import Action, ActionType
 from core.cards import WILD_FOUR, Kind
 from core.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from core.game import Game
+from core.state import State
 
 
-def diagnose(game: Game, player: str, action: Action) -> str:
-    """Why `action` is not legal for `player`: the most specific reason code."""
+def diagnose(game: State, player: str, action: Action, legal: list[Action]) -> str:
+    """Why `action` is not legal for `player`, whose legal actions are `legal`: the most
+    specific reason code."""
     if game.winners is not None:
         return "game_over"
     if player not in game.hands:
@@ -68,7 +65,7 @@ def diagnose(game: Game, player: str, action: Action) -> str:
             return "target_not_allowed"
         if action.target not in game.hands or action.target == player:
             return "not_a_target"
-    elif seven and any(a.card is card for a in game.legal_actions(player)):
+    elif seven and any(a.card is card for a in legal):
         return "seven_needs_target"
     if not is_current:
         if not game.rules.jump_in:
@@ -97,9 +94,9 @@ _TURN_TAKEN_REASONS = frozenset(
 )
 
 
-def refusal(game: Game, player: str, action: Action) -> IllegalAction:
-    """The error to raise for an action that `legal_actions(player)` does not list."""
-    reason = diagnose(game, player, action)
+def refusal(game: State, player: str, action: Action, legal: list[Action]) -> IllegalAction:
+    """The error to raise for an action that `legal` (`player`'s legal actions) does not list."""
+    reason = diagnose(game, player, action, legal)
     if reason in _TURN_TAKEN_REASONS and player == game.jumped_over:
         reason = "turn_taken_by_jump_in"
     return IllegalAction(reason, str(action), player)

@@ -5,7 +5,6 @@ flip, going out, a blocked round, scoring, and the deal passing on.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from core import effects, penalty, piles
 from core.cards import WILD_FOUR, Card, Kind, hand_points, standard_deck
@@ -22,9 +21,7 @@ from core.events import (
 )
 from core.rules import Scoring
 from core.shuffle import more_numbers, shuffled
-
-if TYPE_CHECKING:
-    from core.game import Game
+from core.state import State
 
 HAND_SIZE = 7
 _DECKS: dict[int, tuple[Card, ...]] = {}
@@ -39,7 +36,7 @@ def deck(creepers: int) -> tuple[Card, ...]:
 
 
 def choose_dealer(
-    game: Game, events: list[Event], numbers: Sequence[int], first: int, label: str
+    game: State, events: list[Event], numbers: Sequence[int], first: int, label: str
 ) -> None:
     """Everyone draws a card; the highest number deals; ties draw again among themselves.
 
@@ -77,7 +74,7 @@ def choose_dealer(
     events.append(DealerChosen(game.dealer))
 
 
-def start(game: Game, events: list[Event], numbers: Sequence[int] | None = None) -> None:
+def start(game: State, events: list[Event], numbers: Sequence[int] | None = None) -> None:
     """Deal seven each and flip the first card, which takes its effect (`core.effects`)."""
     game.round_no += 1
     full = deck(game.rules.creepers)
@@ -109,7 +106,7 @@ def start(game: Game, events: list[Event], numbers: Sequence[int] | None = None)
     game.first_turn_player = game.current_player
 
 
-def flip(game: Game, events: list[Event]) -> Card:
+def flip(game: State, events: list[Event]) -> Card:
     """The round's first card: a Wild Draw Four goes back and the pile is reshuffled; with
     "first card a number" any other card goes back into the middle of the pile."""
     pile = game.draw_pile
@@ -129,7 +126,7 @@ def flip(game: Game, events: list[Event]) -> Card:
     return card
 
 
-def go_out(game: Game, winner: str, card: Card, events: list[Event]) -> None:
+def go_out(game: State, winner: str, card: Card, events: list[Event]) -> None:
     """The last card still hits the next player, with no answer possible; then score."""
     game.catchable = None
     if card.kind is Kind.DRAW_TWO or card is WILD_FOUR:
@@ -142,7 +139,7 @@ def go_out(game: Game, winner: str, card: Card, events: list[Event]) -> None:
     end(game, winner, events)
 
 
-def count_blocked_turn(game: Game, events: list[Event]) -> None:
+def count_blocked_turn(game: State, events: list[Event]) -> None:
     """Nothing to draw and nothing to play, all round the table: the round cannot go on. It
     ends, and the lowest hand wins it (on a tie the earliest seat after the dealer), scoring as
     if that player had gone out (RULES.md 6, cases no sheet covers)."""
@@ -156,7 +153,7 @@ def count_blocked_turn(game: Game, events: list[Event]) -> None:
     end(game, winner, events, blocked=True)
 
 
-def end(game: Game, winner: str, events: list[Event], *, blocked: bool = False) -> None:
+def end(game: State, winner: str, events: list[Event], *, blocked: bool = False) -> None:
     """Score the round; the match ends at the target, or the deal passes one seat to the left
     and the next round starts."""
     game.catchable = None
@@ -181,7 +178,7 @@ def end(game: Game, winner: str, events: list[Event], *, blocked: bool = False) 
     start(game, events)
 
 
-def end_match(game: Game, winners: tuple[str, ...], events: list[Event]) -> None:
+def end_match(game: State, winners: tuple[str, ...], events: list[Event]) -> None:
     game.winners = winners
     game.pending = None
     events.append(GameEnded(winners, dict(game.scores_)))

@@ -1,14 +1,8 @@
 """Seeded randomness: every shuffle of a match is derived from its seed and a shuffle counter.
 
-Why not `random.Random(seed)`: seeding a Mersenne Twister costs more than two turns of
-play, its shuffle is a Python loop of 107 steps, and its output for a given seed is a CPython
-implementation detail. Here one SHAKE-128 call gives all the random numbers a shuffle needs, the
-same on every platform and Python version, and the shuffle itself runs as C-level `map` calls.
-
-The shuffle is the "inside-out" Fisher-Yates: card i is inserted at a uniform position among the
-i + 1 places of the cards before it, which gives every order of the deck the same probability.
-Each position comes from a 30-bit number taken modulo at most 112, so no position is more likely
-than another by more than one part in ten million.
+Not `random.Random(seed)`: seeding a Mersenne Twister costs more than two turns of play, its
+shuffle is a Python loop, and its output for a seed is a CPython implementation detail. Here one
+SHAKE-128 call gives all the numbers a shuffle needs, the same on every platform and version.
 """
 
 from __future__ import annotations
@@ -40,7 +34,12 @@ def random_numbers(label: str, count: int) -> array[int]:
 
 def shuffled(cards: Sequence[T], numbers: Sequence[int]) -> list[T]:
     """A uniformly shuffled copy of `cards`, driven by `numbers` (from `random_numbers`, at
-    least one per card)."""
+    least one per card).
+
+    The "inside-out" Fisher-Yates: card i is inserted at a uniform position among the i + 1
+    places of the cards before it, which gives every order the same probability, in C-level
+    `map` calls. Each position comes from a 30-bit number taken modulo at most 112, so no
+    position is more likely than another by more than one part in ten million."""
     out: list[T] = []
     positions = map(mod, numbers, _ONE_UP)  # card i goes to one of the first i + 1 places
     # `any` only drives the C-level loop: `list.insert` returns None, so it never stops early.

@@ -7,10 +7,9 @@ Cards that cannot be played now are dimmed (`bot.art.export.dim`); optionally th
 top card stands apart on the left, with the color in play under it when a wild card chose one.
 
 PNG in 256 colors (as the contact sheet), not JPEG: the art is flat colors with sharp outlines,
-which a palette PNG keeps exactly while JPEG blurs them; and it is smaller (measured on hands of
-7, 12 and 20 cards: about 19, 28 and 41 KB, against 40, 53 and 83 KB for JPEG at quality 80).
-A hand is uploaded again whenever it changes, so its bytes are paid move after move. The bytes
-are the same on every run (no metadata, a fixed quantizer and compression level).
+which a palette PNG keeps exactly while JPEG blurs them, and in fewer bytes, which a hand pays
+again at every change. The bytes are the same on every run (no metadata, a fixed quantizer and
+compression level).
 
 Every size is in proportion to the card's height, so the picture is scaled down as a whole
 when a very large hand would make it wider or taller than `MAX_SIDE` (Telegram shows photos at

@@ -13,19 +13,17 @@ for it with a title and a way back.
 from __future__ import annotations
 
 import asyncio
-import codecs
 import math
-import os
-import sys
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TextIO
 
 from bot.console import menu
-from bot.console.layout import COLUMNS, ROWS, flow, grid, wrap
+from bot.console.layout import COLUMNS, ROWS, flow, wrap
+from bot.console.screen import Screen
+from bot.console.stdin import StdinLines
 from bot.presentation.render import Renderer
 from bot.service import Outcome, UnoService, User
 from bot.service.views import HandView, TableView
-from core.actions import Action, ActionType
+from core.actions import Action
 from core.rules import Rules
 
 CHAT = "console:local"
@@ -37,61 +35,6 @@ RULES_WORDS = frozenset({"r"})  # and `console-rules-keys`
 # What `_number` answers when the settings or the rules were shown at its prompt: the caller
 # shows its question again (the screen has scrolled, and the language may have changed).
 SHOWN_MENU = -1
-
-
-class StdinLines:
-    """Lines typed on standard input, read by the event loop itself (no thread).
-
-    A thread blocked in `input()` would keep the process waiting for Enter after Ctrl-C; a
-    reader on the event loop is simply cancelled. None means the input has ended (Ctrl-D).
-    """
-
-    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
-        self._in = stdin
-        self._out = stdout
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._buffer = ""
-        self._ended = False
-
-    async def __call__(self, prompt: str) -> str | None:
-        out = self._out or sys.stdout
-        out.write(prompt)
-        out.flush()
-        while "\n" not in self._buffer:
-            if self._ended:
-                rest, self._buffer = self._buffer, ""
-                return rest or None
-            chunk = await self._read()
-            self._ended = not chunk
-            self._buffer += self._decoder.decode(chunk, final=self._ended)
-        line, self._buffer = self._buffer.split("\n", 1)
-        return line.rstrip("\r")
-
-    async def _read(self) -> bytes:
-        fd = (self._in or sys.stdin).fileno()
-        loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = loop.create_future()
-        try:
-            loop.add_reader(fd, self._wake, ready)
-        except (PermissionError, NotImplementedError):  # a regular file: it never blocks
-            return self._read_now(fd)
-        try:
-            await ready
-        finally:
-            loop.remove_reader(fd)
-        return self._read_now(fd)
-
-    @staticmethod
-    def _wake(ready: asyncio.Future[None]) -> None:
-        if not ready.done():
-            ready.set_result(None)
-
-    @staticmethod
-    def _read_now(fd: int) -> bytes:
-        try:
-            return os.read(fd, 4096)
-        except OSError:  # the terminal went away: as good as Ctrl-D
-            return b""
 
 
 class ConsoleTable:
@@ -126,6 +69,7 @@ class ConsoleTable:
         self.ask = ask or StdinLines()
         self.say = say
         self.columns = columns
+        self.screen = Screen(renderer, columns)
         self.rows = rows
         self.user = self._player(self.lang)
         self.in_match = False  # a match is running: leaving keeps it saved
@@ -301,56 +245,15 @@ class ConsoleTable:
         for line in moves:
             self.say(line)
 
-    def turn_lines(self, table: TableView, view: HandView, names: Mapping[str, str]) -> list[str]:
-        """The table once and the hand once, in as few lines as fit the terminal's width."""
-        lang, colorblind = view.lang, view.colorblind
-        head = self.r.t(lang, "table-title", round=table.round_no)
-        lines = wrap(head + " · " + self.r.direction_line(table), self.columns)
-        if table.top is not None:
-            top = self.r.top_line(lang, table.top, table.color, colorblind)
-            lines += wrap(top, self.columns)
-        seats = [self.r.seat(table, seat, names, idle="   ") for seat in table.seats]
-        lines += grid(seats, self.columns)
-        title = self.r.t(lang, "hand-title", count=len(view.cards))
-        cards = [self.r.card(lang, card, colorblind) for card in view.cards]
-        lines += flow([title, *cards], self.columns)
-        for status in self.r.hand_status(view, names):
-            lines += wrap(status, self.columns)
-        return lines
-
     # ------------------------------------------------------------------ a turn
-
-    def menu(self, view: HandView) -> list[list[Action]]:
-        """The choices: each a group of actions that differ only after their first two words
-        (a wild card's four colors, or any second choice the engine lists for one card)."""
-        groups: dict[str, list[Action]] = {}
-        for choice in view.choices:
-            for action in choice.colors or (choice.action,):
-                words = str(action).split()
-                key = " ".join(words[:2]) if len(words) > 2 else str(action)
-                groups.setdefault(key, []).append(action)
-        return list(groups.values())
-
-    def menu_lines(self, view: HandView, groups: list[list[Action]]) -> list[str]:
-        lang, colorblind = view.lang, view.colorblind
-        cards: list[str] = []
-        others: list[str] = []
-        for number, group in enumerate(groups, 1):
-            label = self.r.action(
-                lang, group[0], colorblind, view.pending_amount, wild_menu=len(group) > 1
-            )
-            play = group[0].type is ActionType.PLAY
-            (cards if play else others).append(f"{number}. {label}")
-        if not view.is_turn:
-            others.append(f"0. {self.r.t(lang, 'console-wait')}")
-        return flow(cards, self.columns, "  ") + flow(others, self.columns, "  ")
 
     async def _turn(
         self, table: TableView, view: HandView, game_names: dict[str, str]
     ) -> list[Outcome] | None:
         names = self.names(game_names)
-        groups = self.menu(view)
-        screen = self.turn_lines(table, view, names) + self.menu_lines(view, groups)
+        groups = self.screen.menu(view)
+        screen = self.screen.turn_lines(table, view, names)
+        screen += self.screen.menu_lines(view, groups)
         self.say("")
         self.flush(room=self.rows - len(screen) - 1)  # the prompt takes the last line
         for line in screen:
@@ -369,7 +272,7 @@ class ConsoleTable:
             if len(group) > 1:
                 action = await self._second_step(view, group, names)
                 if action is None:  # back: the same choices again
-                    for line in self.menu_lines(view, groups):
+                    for line in self.screen.menu_lines(view, groups):
                         self.say(line)
                     continue
             assert action is not None
@@ -388,7 +291,7 @@ class ConsoleTable:
             self.r.t(lang, "console-choose-color" if colors else "console-choose-option", card=card)
         )
         items = [
-            f"{i}. {self._variant(lang, action, colorblind, names)}"
+            f"{i}. {self.screen.variant(lang, action, colorblind, names)}"
             for i, action in enumerate(group, 1)
         ]
         items.append(f"0. {self.r.t(lang, 'btn-back')}")
@@ -398,17 +301,6 @@ class ConsoleTable:
         if picked is None or picked == 0:
             return None
         return group[picked - 1]
-
-    def _variant(
-        self, lang: str, action: Action, colorblind: bool, names: Mapping[str, str]
-    ) -> str:
-        """A second step's label: a named color as the chats show it, or the player chosen."""
-        if action.color is not None:
-            return self.r.color(lang, action.color, colorblind)
-        target = getattr(action, "target", None)
-        if isinstance(target, str):
-            return self.r.name(lang, target, names)
-        return self.r.action(lang, action, colorblind)
 
     async def _number(self, low: int, high: int, *, back: bool = False) -> int | None:
         """A number typed in [low, high]. `q` leaves (None), or with `back` goes back (0);

@@ -179,7 +179,8 @@ class Delivery:
                 self._next = None
                 return
             delay = min(delay, left)
-        if not self._wake.is_set():
+        if not self._wake.is_set():  # (asyncio.timeout: see `bot.service.alarms.Alarms.sleep`)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
         self._wake.clear()

@@ -1,30 +1,17 @@
 """The card art as Discord application emoji: uploaded once at start, reused after.
 
-Application emoji belong to the bot, not to a server: every server the bot is in shows them,
-without any permission there, up to 2,000 per application. A card button carries its card's
-emoji (the label stays: screen readers and the color-blind mark need it), the table shows the
-top card through the emoji's CDN picture, and a hand's text shows every card it holds as its
-emoji (`bot.discord.hand_row`), so no move uploads anything.
+Application emoji belong to the bot, so every server shows them without any permission (up to
+2,000 per application). A card button carries its card's emoji beside its label (screen readers
+and the color-blind marks need the label), the table's top card is the emoji's CDN picture, and
+a hand's text shows its cards as emoji (`bot.discord.hand_row`): no move uploads anything. Every
+face is uploaded per language (only the red ones differ) and dimmed (not playable now), the
+normal ones first: the buttons and the table need them before the hands' rows do.
 
-What is uploaded: every card face in each language, normal and dimmed (a card that cannot be
-played now, in a hand's row of pictures). The 13 red faces carry a different letter in
-Ukrainian; the other faces are the same picture in both languages and share one emoji: 68
-normal and 68 dimmed emoji today, 136 of the 2,000. The normal ones go first, so the buttons
-and the table have their pictures before the hands' dimmed cards.
-
-A name is the picture's name and the start of the PNG's SHA-256 (`r7_1a2b3c4d`,
-`r7_dimmed_1a2b3c4d`): changed art gets new names, so it is uploaded anew, and an emoji of ours
-whose name no picture has any more is deleted. Emoji with other names (the operator's own) are
-left alone. Processes of the bot running different art at once (an upgrade) would delete each
-other's emoji, and Discord refuses a component naming a deleted one ("Invalid emoji"): stop the
-old processes before starting new.
-
-At start `load` lists the application's emoji (one call: a restart with nothing changed is
-ready before it shows its tables again) and deletes the stale ones; `upload` then creates what
-is missing, in the background, so the bot answers from its first second and uses each emoji as
-soon as it exists. A refusal (no access, a 4xx, the limit reached) ends the uploads with one log
-line: whatever exists is used, and every other card keeps today's text. A name refused because
-another process of the bot uploaded it meanwhile is no refusal: a fresh list shows its id.
+An emoji's name is its picture's name and the start of the PNG's hash (`r7_1a2b3c4d`): changed
+art gets new names, and ours whose name no picture has any more are deleted (the operator's own
+are left alone). Processes running different art at once would delete each other's, and Discord
+refuses a component naming a deleted emoji: stop the old processes before starting new ones.
+Whatever is refused leaves its cards as text; nothing here stops the bot.
 """
 
 from __future__ import annotations

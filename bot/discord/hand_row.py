@@ -1,19 +1,11 @@
 """A hand at a glance: every card it holds as its emoji, in one row of the hand's text.
 
-The buttons show only what can be played now; the row shows the whole hand as pictures, in the
-hand's order (grouped by color, the groups apart), the cards that cannot be played now dimmed.
-It rides in the hand message's own text, so it costs no call of its own: a move sends what it
-sent before.
-
-The row comes under the hand's text line (`🟥 7  🟥 5 ...`), which stays: it carries the
-color-blind shape and letter of every card (in color-blind mode), and it is what a screen
-reader reads well (an emoji is read by its name, `r7_1a2b3c4d`), so it comes first and the
-pictures second.
-
-A message's text holds at most 2,000 characters and an emoji takes about 40 of them, so a long
-hand may not fit as pictures: then the first cards are pictures and the rest their labels, as
-many pictures as fit. A card whose emoji does not exist (not uploaded yet, or refused) is its
-label too. Without a single picture there is no row: the hand's text is exactly as before.
+The buttons show only what can be played now; the row shows the whole hand in its order (grouped
+by color), the cards not playable now dimmed. It rides in the hand message's own text, so it
+costs no call of its own. It comes under the text line of the cards, which stays: that line
+carries the color-blind marks and reads well aloud (an emoji is read by its name). A message
+holds 2,000 characters and an emoji takes about 40: the first cards are pictures, as many as
+fit, the rest their labels; without a single picture there is no row.
 """
 
 from __future__ import annotations
@@ -28,7 +20,7 @@ from core.cards import Card
 
 GROUP_GAP = "  "  # between two colors, as the text line spaces its cards
 # What the row leaves free of a message's 2,000 characters: a wild's second step writes its
-# question under the hand (`Controller._show_hand_step`), and it must fit too.
+# question under the hand (`Texts.step_message`), and it must fit too.
 ROOM_LEFT = 200
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.discord.chats import TURN_PING
 from bot.discord.emoji import CardEmoji
 from bot.discord.items import (
     HandButton,
@@ -71,7 +72,6 @@ _ACTION_STYLE = {
 LANGS: tuple[str, ...] = ("ru", "uk")
 # The entries of the /settings "switch" menu: every two-valued setting, flipped by the service.
 TOGGLES: tuple[str, ...] = SWITCHES
-TURN_PING = "turn_ping"  # a member's own switch in that menu: mention me when my turn begins
 
 
 def _view(items: list[ui.Item[Any]]) -> ui.View | None:

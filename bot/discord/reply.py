@@ -1,16 +1,10 @@
 """Answering one interaction in time, exactly once, and following up afterwards.
 
-Discord drops an interaction that is neither answered nor deferred within 3 seconds. `Reply.run`
-awaits the work (a service call) and defers when it takes longer than `defer_after` seconds of
-its `Clock` (the monotonic clock; tests give the fake Discord's simulated one, so that a busy
-machine never defers by accident and a test that wants a deferral moves that clock);
-`send` and `update` then pick the right call: the first response, the deferred original, or a
-followup. Every call here uses the interaction's own token, minutes old at most; edits of older
-messages go through `LiveHand`, which refuses a token close to its 15-minute end. With several
-processes, an interaction is answered by the one that received it, but the hand it showed may
-have to be brought up to date by another (a move made in a DM goes to the process of shard 0):
-`LiveHand.ref` is what that one needs, the interaction's id (its age), the message and the token,
-and `SharedHand` edits the message with them through the interaction's webhook.
+Discord drops an interaction neither answered nor deferred within 3 seconds: `Reply.run` defers
+when the work outlasts `defer_after` on its `Clock`, and `send` and `update` pick the right call
+(the first response, the deferred original, or a followup). An ephemeral hand is edited later
+through its interaction's token while that is safely alive (`LiveHand`), and by another process
+through the interaction's webhook (`SharedHand`, from what `LiveHand.ref` stored).
 """
 
 from __future__ import annotations
@@ -36,7 +30,8 @@ ORIGINAL: Final[Any] = "@original"
 
 
 class Clock(Protocol):
-    """Seconds that only go forward, and a wait on them."""
+    """Seconds that only go forward, and a wait on them: the monotonic clock, or in tests the
+    fake Discord's simulated one (a busy machine never defers by accident)."""
 
     def __call__(self) -> float: ...
 
@@ -76,6 +71,18 @@ def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
     if current or not out:
         out.append(current or "\u200b")
     return out
+
+
+def send_options(
+    view: ui.View | None, mentions: discord.AllowedMentions | None = None
+) -> dict[str, Any]:
+    """The optional keyword arguments of a send, which takes no None for them."""
+    given: dict[str, Any] = {}
+    if view is not None:
+        given["view"] = view
+    if mentions is not None:
+        given["allowed_mentions"] = mentions
+    return given
 
 
 def fit(text: str) -> str:
@@ -148,11 +155,7 @@ class Reply:
         the deferred original included. After a public defer, such a message replaces the
         "thinking..." placeholder as a followup of its own.
         """
-        extra: dict[str, Any] = {}
-        if view is not None:
-            extra["view"] = view
-        if mentions is not None:
-            extra["allowed_mentions"] = mentions
+        extra = send_options(view, mentions)
         content = fit(content)
         if not self.done:
             callback = await self.interaction.response.send_message(

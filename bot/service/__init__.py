@@ -1,17 +1,9 @@
 """The use cases of a chat game, independent of any platform.
 
-`UnoService` is the facade the adapters hold; it only delegates to small modules:
-
-- `outcome`: what a use case answers (`User`, `Notice`, `Outcome`);
-- `match`: the typed match (the engine's game, the lobby and the table state);
-- `unit_of_work`: one update under the chat's lock -- load, act, commit in one transaction,
-  answer -- and the one place that turns storage failures into answers;
-- `projection`: the table and hand views;
-- `lobby`, `play`, `settings`, `queries`: the use cases;
-- `clock`, `computer`, `alarms`: deadlines, computer players, idle lobbies, the timer loop;
-- `refs`: the adapters' per-game facts (message ids, "told once" marks);
-- `outbox`: what a commit must still show, sent again after a crash (`UnoService.outbox`);
-- `settings_store`: chat settings and personal choices through a cache.
+`UnoService` wires them to one storage and is the facade the adapters hold: each use case
+module (`lobby`, `play`, `settings`, `queries`, `statistics`, `clock`) and each door the
+adapters have besides (`refs`, `outbox`) types its storage as the narrow port it uses; every
+use case takes its turn through one `gate` (`bot.service.gate`).
 """
 
 from __future__ import annotations
@@ -25,6 +17,7 @@ from bot.service.alarms import Alarms
 from bot.service.chat_settings import ChatSettings
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
+from bot.service.gate import WIDTH, Gate
 from bot.service.live import LiveViews
 from bot.service.lobby import LobbyCases
 from bot.service.outbox import LEASE, OutboxPort
@@ -32,10 +25,12 @@ from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, publi
 from bot.service.play import Move, PlayCases, uno_meaning
 from bot.service.queries import Queries
 from bot.service.refs import Refs
+from bot.service.send_budget import SendBudget
 from bot.service.settings import SettingsCases
 from bot.service.settings_store import SettingsStore
-from bot.service.unit_of_work import UnitOfWork
-from bot.storage import GameRecord, StatRow, StoragePort
+from bot.service.statistics import Statistics, StatRow
+from bot.service.unit_of_work import PATIENCE, UnitOfWork
+from bot.storage import GameRecord, StoragePort
 from core.ai import Level
 
 __all__ = [
@@ -63,6 +58,8 @@ class UnoService:
         deadline_poll: float = DEADLINE_POLL,
         settings_ttl: float | None = None,
         outbox_lease: float = LEASE,
+        concurrency: int = WIDTH,
+        patience: float = PATIENCE,
     ) -> None:
         """`lobby_idle`: seconds an untouched lobby stays open (None: until someone /kills it).
         `outbox_lease`: seconds an outbox entry stays claimed by the process delivering it.
@@ -73,35 +70,49 @@ class UnoService:
         one die); `deadline_poll`: how often, at most, the timer loop reads the database's next
         deadline (those set by other processes). `settings_ttl`: seconds a chat's settings are
         kept in memory, for a database that other processes write too (None: until this
-        process changes them, exact while it is the only one).
+        process changes them, exact while it is the only one). `concurrency`: use cases
+        running at once, the others waiting their turn by due time; `patience`: seconds a
+        command waits for its turn before it is answered that the table is busy
+        (`bot.service.gate`).
         """
         self.storage = storage
         self.clock = clock
         self.refs = Refs(storage)  # the adapters' per-game facts: their only door to storage
         self.alarms = Alarms()
+        settings = SettingsStore(storage, ttl=settings_ttl, timer=clock)
         self.uow = UnitOfWork(
             storage,
-            SettingsStore(storage, ttl=settings_ttl, timer=clock),
+            settings,
             self.alarms,
             clock=clock,
             bot_delay=bot_delay,
             lobby_idle=lobby_idle if lobby_idle is None or lobby_idle > 0 else None,
             outbox_lease=outbox_lease,
+            gate=Gate(concurrency),
+            patience=patience,
         )
         # The adapters' door to the outbox (`bot.service.outbox`), as `refs` is to their refs.
-        self.outbox = OutboxPort(self.uow, sole_process=storage.sole_process)
+        self.outbox = OutboxPort(
+            self.uow,
+            storage,
+            self.refs,
+            SendBudget(storage, clock),
+            sole_process=storage.sole_process,
+        )
         self.changes = self.uow.changes  # committed changes, for views pushed live (web table)
         self._lobby = LobbyCases(self.uow, seed)
         self._play = PlayCases(self.uow)
         self._settings = SettingsCases(self.uow)
         self._queries = Queries(self.uow)
         self._live = LiveViews(self.uow)
-        self._clock = Clock(self.uow, lease=deadline_lease, poll=deadline_poll)
+        self._statistics = Statistics(storage, settings)
+        self._clock = Clock(self.uow, storage, lease=deadline_lease, poll=deadline_poll)
 
     # ------------------------------------------------------------------ start and timers
 
     async def start(self) -> None:
         """Recover missing match statistics and re-arm every deadline (after a restart)."""
+        await self._statistics.recover()
         await self._clock.start()
 
     def next_deadline(self, prefix: str = "") -> float | None:
@@ -113,13 +124,13 @@ class UnoService:
     async def run_timers(self, publish: Callable[[Outcome], Any], *, prefix: str = "") -> None:
         await self._clock.run_timers(publish, prefix=prefix)
 
-    async def follow_changes(self) -> None:
-        """Feed `changes` with other processes' commits until cancelled (`bot.service.changes`)."""
-        await self.changes.follow(self.storage)
-
     def wake(self) -> None:
         """Make the timer loops look at the deadlines now (a fake clock moved)."""
         self.alarms.wake()
+
+    async def follow_changes(self) -> None:
+        """Feed `changes` with other processes' commits until cancelled (`bot.service.changes`)."""
+        await self.changes.follow(self.storage)
 
     # ------------------------------------------------------------------ settings
 
@@ -236,4 +247,4 @@ class UnoService:
         return await self._queries.games_of(user_id)
 
     async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
-        return await self._queries.leaderboard(chat_key, limit)
+        return await self._statistics.leaderboard(chat_key, limit)

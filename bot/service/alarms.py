@@ -21,6 +21,8 @@ class Alarms:
     def __init__(self) -> None:
         self._due: dict[str, float] = {}
         self._failures: dict[str, int] = {}
+        # Chats whose deadline work runs now: their alarm waits until it is done (`running`).
+        self._running: set[str] = set()
         # One event per waiting loop (a process may run a Telegram and a Discord loop): each
         # loop clears only its own, so waking one never swallows the other's wake-up.
         self._waiting: set[asyncio.Event] = set()
@@ -40,11 +42,29 @@ class Alarms:
         return self._due.get(chat_key)
 
     def due(self, now: float, prefix: str = "") -> list[str]:
-        return [c for c, at in self._due.items() if at <= now and c.startswith(prefix)]
+        return [
+            c
+            for c, at in self._due.items()
+            if at <= now and c.startswith(prefix) and c not in self._running
+        ]
 
     def next(self, prefix: str = "") -> float | None:
-        """The earliest deadline of the chats whose key starts with `prefix`."""
-        return min((at for c, at in self._due.items() if c.startswith(prefix)), default=None)
+        """The earliest deadline of the chats whose key starts with `prefix` (but those whose
+        deadline work runs now)."""
+        return min(
+            (at for c, at in self._due.items() if c.startswith(prefix) and c not in self._running),
+            default=None,
+        )
+
+    def running(self, chat_key: str) -> None:
+        """The chat's deadline work started: its alarm is not due again until `done`."""
+        self._running.add(chat_key)
+
+    def done(self, chat_key: str) -> None:
+        """The chat's deadline work ended; the deadline it left (if any) counts again."""
+        self._running.discard(chat_key)
+        if chat_key in self._due:
+            self.wake()
 
     def failed(self, chat_key: str, now: float) -> float:
         """The chat's deadline work failed: arm it again after a backoff; returns the delay."""
@@ -83,8 +103,11 @@ class Alarms:
             other = None if stored is None else await stored()
             at = min((t for t in (self.next(prefix), other) if t is not None), default=None)
             delay = most if at is None else min(most, max(0.0, at - now()))
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for returns a wake-up that
+            # comes with a cancellation and drops the cancellation (the loop would not stop).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), timeout=delay)
+                async with asyncio.timeout(delay):
+                    await event.wait()
         finally:
             self._waiting.discard(event)
 

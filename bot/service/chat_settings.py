@@ -11,8 +11,8 @@ from core.rules import PRESET_NAMES, Rules, Scoring
 TIMER_CHOICES: tuple[int | None, ...] = (30, 60, 90, 120, 300, None)
 DEFAULT_TIMER = 90
 TARGET_CHOICES: tuple[int, ...] = (100, 200, 300, 500, 1000)
-# Telegram: where a chat's players play their hands. `both` is the default: the private chat
-# keeps working as it always did, and the table also offers inline play in the group.
+# Telegram: where a chat's players play their hands. `both` is the default: hands in the private
+# chat, and the table also offers inline play in the group.
 PLAY_MODES: tuple[str, ...] = ("both", "private", "group")
 # The engine options a chat may switch one by one (RULES.md section 6).
 BOOL_OPTIONS: tuple[str, ...] = (

@@ -44,7 +44,7 @@ class LobbyCases:
                     return work.refuse("error-game-exists")
             return projection.shown(match, await work.settings(), Notice("info-lobby-created"))
 
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def rematch(self, chat_key: str, user: User, *, game_id: int | None = None) -> Outcome:
         """A new lobby at the table of the chat's last match, which must have finished.
@@ -71,7 +71,7 @@ class LobbyCases:
                 return work.refuse("error-game-exists")
             return projection.shown(match, await work.settings(), Notice("info-rematch"))
 
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def _in_lobby(
         self, chat_key: str, user: User, change: Callable[[Work, Match], Awaitable[Outcome]]
@@ -87,7 +87,7 @@ class LobbyCases:
                 return projection.refused(match, settings, "error-game-running")
             return await change(work, match)
 
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def join(self, chat_key: str, user: User) -> Outcome:
         async def change(work: Work, match: Match) -> Outcome:
@@ -217,7 +217,7 @@ class LobbyCases:
             log = [LogEntry(who, "kicked" if kicked else "leave")]
             return await work.commit(match, events, log)
 
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def kill(self, chat_key: str, user: User, *, is_admin: bool = False) -> Outcome:
         async def use_case(work: Work) -> Outcome:
@@ -230,4 +230,4 @@ class LobbyCases:
             await work.close(match)
             return projection.shown(match, settings, Notice("info-killed"))
 
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)

@@ -1,11 +1,8 @@
 """The match aggregate: the engine's game plus the lobby and table state the service keeps.
 
-Storage holds a game as an opaque engine state and a `meta` JSON object. This module is the one
-place that knows the keys of that object: `Lobby` (who sits at the table, by what name, and
-who may change it) and `TableState` (what the service remembers between moves: the
-recent public events, the players' hand signatures and versions, the turn timer, the computer
-players' level and what the table has seen of the hands). Every other module works with these
-typed fields.
+Storage holds a game as an opaque engine state and a `meta` JSON object; this module is the one
+place that knows that object's keys, and every other module works with the typed `Lobby`,
+`TableState` and `Match`.
 """
 
 from __future__ import annotations
@@ -203,7 +200,8 @@ def meta_from_dict(meta: dict[str, Any]) -> tuple[Lobby, TableState]:
 
 
 def meta_to_dict(lobby: Lobby, table: TableState) -> dict[str, Any]:
-    """The stored form: the same keys older versions of the service wrote and read."""
+    """The stored form, which `meta_from_dict` reads (its keys are stored data: a renamed key
+    would need a migration)."""
     meta: dict[str, Any] = {
         "creator": lobby.creator,
         "players": list(lobby.players),

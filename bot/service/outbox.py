@@ -1,42 +1,27 @@
-"""The transactional outbox, seen from the service: what a commit must still show, and showing
-it again after a crash.
+"""The transactional outbox, seen from the adapters: delivering what a commit must still show,
+and showing it again after a crash.
 
-Every commit that changes what a chat sees (`Work._store`), and the opening of a lobby
-(`Work.create`: the entry of version 0), writes one entry in the same transaction as the
-change, claimed by this process for `lease` seconds, and the outcome carries its id
-(`Outcome.outbox`). The adapter publishes the outcome at once, as it always did, then
-marks the entry sent (`finish`) or hands it back for later (`retry`). An entry whose claim ran
-out -- its process died, or its sends failed -- is claimed by a delivery loop (`claim`) and
-turned back into an outcome.
-
-The entry's payload is this module's JSON: the events (public and private), the notices, the
-info, the players whose hands changed, the names, the language, whether the match finished. The
-views are not stored: a re-delivered outcome shows the table and the hands from the game's
-latest committed state, so entries waiting for one game collapse into one table and one hand per
-player. What a platform would show twice -- an announcement, a private note -- is recorded once
-sent (`mark_sent`, a ref of the game keyed by entry and item), and a re-delivery lists those
-items in `Outcome.delivered`, for the adapter to skip.
-
-Entries are written only for the chats of a platform whose adapter delivers them (`deliver`):
-the console and the service's own tests have no delivery loop, and an entry nobody would ever
-finish must not be written.
+Every commit that changes what a chat sees writes its entry in the same transaction
+(`Work._store`, `Work.create`; the payload is `bot.service.outbox_entry`'s), claimed by the
+committing process, and the outcome carries its id (`Outcome.outbox`). The adapter publishes
+the outcome at once, then marks the entry sent (`finish`) or hands it back for later
+(`retry`); an entry whose claim ran out is claimed by a delivery loop (`claim`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
-from bot.service import projection
+from bot.service import outbox_entry, projection
 from bot.service.alarms import retry_delay
 from bot.service.match import Match
-from bot.service.outcome import Entries, Notice, Outcome
-from bot.storage import OutboxEntry, SendSlot, StorageError
-from core.events import DealerChosen, Event, event_from_dict, event_to_dict
-
-if TYPE_CHECKING:
-    from bot.service.unit_of_work import UnitOfWork
+from bot.service.outcome import Entries, Outcome
+from bot.service.refs import Refs
+from bot.service.send_budget import SendBudget
+from bot.service.unit_of_work import UnitOfWork
+from bot.storage import OutboxEntry, OutboxStorage, SendSlot
 
 logger = logging.getLogger("bot.service")
 
@@ -50,41 +35,6 @@ MAX_ATTEMPTS: Final = 8
 SENT: Final = "sent:"  # + entry id + ":" + item: a ref whose value is the sent message's id
 
 
-def payload(
-    out_lang: str,
-    names: dict[str, str],
-    events: Sequence[Event],
-    notices: Sequence[Notice],
-    info: Notice | None,
-    hands: Sequence[str],
-    finished: bool,
-    began: str | None = None,
-) -> dict[str, Any]:
-    """An entry's payload: what the chat must be shown beyond the latest state (`began`: the
-    player whose turn the change began, notified when it is shown)."""
-    return {
-        "began": began,
-        "lang": out_lang,
-        "names": dict(names),
-        "events": [event_to_dict(e) for e in events],
-        "notices": [_notice(n) for n in notices],
-        "info": None if info is None else _notice(info),
-        "hands": list(hands),
-        "finished": finished,
-    }
-
-
-def _notice(notice: Notice) -> dict[str, Any]:
-    return {"key": notice.key, "args": dict(notice.args)}
-
-
-def _notice_of(data: Any) -> Notice | None:
-    if not isinstance(data, dict) or not isinstance(data.get("key"), str):
-        return None
-    args = data.get("args")
-    return Notice(data["key"], dict(args) if isinstance(args, dict) else {})
-
-
 def sent_key(chat_key: str, entry_id: int, item: str) -> str:
     """The ref that records an item of an entry as sent, under the platform's own prefix."""
     platform = chat_key.partition(":")[0]
@@ -92,13 +42,32 @@ def sent_key(chat_key: str, entry_id: int, item: str) -> str:
 
 
 class OutboxPort:
-    """What adapters may do with the outbox (`UnoService.outbox`); they never see the storage."""
+    """What adapters may do with the outbox (`UnoService.outbox`); they never see the storage.
 
-    def __init__(self, uow: UnitOfWork, *, sole_process: bool = False):
+    Entries are written only for the chats of a platform whose adapter delivers them
+    (`deliver`): the console and the service's own tests have no delivery loop, and an entry
+    nobody would ever finish must not be written. What a platform would show twice -- an
+    announcement, a private note -- is recorded once sent (`mark_sent`, a ref of the game keyed
+    by entry and item), and a re-delivery lists those items in `Outcome.delivered`, for the
+    adapter to skip.
+    """
+
+    def __init__(
+        self,
+        uow: UnitOfWork,
+        entries: OutboxStorage,
+        refs: Refs,
+        budget: SendBudget,
+        *,
+        sole_process: bool = False,
+    ):
         """`sole_process`: no other process can use this database (SQLite holds it alone), so
         every claim found at start-up was left by a process that is gone: it is taken over at
         once instead of when it runs out."""
         self.uow = uow
+        self.entries = entries
+        self.refs = refs
+        self.budget = budget
         self.sole_process = sole_process
 
     @property
@@ -121,11 +90,12 @@ class OutboxPort:
 
         `start`: the first look of a new process; with `sole_process` every claim is taken
         over. Of several entries of one game only the last shows the table and the hands (the
-        latest state, with every hand any of them changed); each keeps its announcements.
+        latest state, with every hand any of them changed), so entries waiting for one game
+        collapse into one table and one hand per player; each keeps its announcements.
         """
         now = self.uow.clock()
         look = now + self.lease if start and self.sole_process else now
-        entries = await self.uow.storage.claim_outbox(prefix, look, self.lease, limit)
+        entries = await self.entries.claim_outbox(prefix, look, self.lease, limit)
         last: dict[int | None, OutboxEntry] = {}
         hands: dict[int | None, dict[str, None]] = {}
         began: dict[int | None, dict[str, int]] = {}  # player -> the version that began it
@@ -135,16 +105,12 @@ class OutboxPort:
             last[entry.game_id] = entry
             if entry.version == 0:  # the lobby's creation (`Work.create`)
                 opened.add(entry.game_id)
-            if any(
-                isinstance(e, dict) and e.get("event") == DealerChosen.name
-                for e in entry.payload.get("events") or ()
-            ):
+            if outbox_entry.dealt(entry):
                 dealt.add(entry.game_id)
-            if isinstance(entry.payload.get("began"), str):
-                began.setdefault(entry.game_id, {})[entry.payload["began"]] = entry.version
-            hands.setdefault(entry.game_id, {}).update(
-                dict.fromkeys(p for p in entry.payload.get("hands", ()) if isinstance(p, str))
-            )
+            player = outbox_entry.began(entry)
+            if player is not None:
+                began.setdefault(entry.game_id, {})[player] = entry.version
+            hands.setdefault(entry.game_id, {}).update(dict.fromkeys(outbox_entry.hands(entry)))
         outcomes = []
         for entry in entries:
             views = last[entry.game_id] is entry
@@ -170,20 +136,11 @@ class OutboxPort:
     async def _outcome(self, entry: OutboxEntry, hands: list[str] | None) -> Outcome:
         """An entry as an outcome; `hands` None: no views (a later entry of its game shows
         them)."""
-        data = entry.payload
-        lang, names = data.get("lang"), data.get("names")
-        out = Outcome(
-            entry.chat_key,
-            lang if isinstance(lang, str) else "ru",
-            names={str(k): str(v) for k, v in names.items()} if isinstance(names, dict) else {},
-        )
-        out.events = _events(entry, data.get("events"))
-        out.notices = [n for n in map(_notice_of, data.get("notices") or ()) if n is not None]
-        out.info = _notice_of(data.get("info"))
+        out = outbox_entry.outcome_of(entry)
         if entry.game_id is None:
             out.outbox = Entries(None, [entry.id], entry.attempts)
             return out
-        refs = await self.uow.storage.refs(entry.game_id)
+        refs = await self.refs.all(entry.game_id)
         head = sent_key(entry.chat_key, entry.id, "")
         delivered = {k.removeprefix(head) for k in refs if k.startswith(head)}
         out.outbox = Entries(entry.game_id, [entry.id], entry.attempts, delivered)
@@ -209,7 +166,7 @@ class OutboxPort:
 
     async def extend(self, entry_ids: Sequence[int]) -> None:
         """Entries this process is still sending stay its own for another lease."""
-        await self.uow.storage.extend_outbox(entry_ids, self.uow.clock() + self.lease)
+        await self.entries.extend_outbox(entry_ids, self.uow.clock() + self.lease)
 
     async def finish(self, out: Outcome) -> None:
         """The outcome's entries went out (or were dropped for good, like a blocked user's)."""
@@ -217,7 +174,7 @@ class OutboxPort:
             return
         now = self.uow.clock()
         for entry_id in out.outbox.ids:
-            await self.uow.storage.finish_outbox(entry_id, now)
+            await self.entries.finish_outbox(entry_id, now)
 
     async def retry(self, out: Outcome) -> float:
         """The outcome's sends failed: its entries are claimed again after a backoff (the
@@ -235,7 +192,7 @@ class OutboxPort:
             return 0.0
         at = self.uow.clock() + retry_delay(attempts)
         for entry_id in out.outbox.ids:
-            await self.uow.storage.retry_outbox(entry_id, at)
+            await self.entries.retry_outbox(entry_id, at)
         return at
 
     async def mark_sent(self, out: Outcome, item: str, message_id: str) -> None:
@@ -244,42 +201,16 @@ class OutboxPort:
         commit that produced the outcome's events)."""
         if out.outbox is not None and out.outbox.game_id is not None:
             key = sent_key(out.chat_key, out.outbox.ids[-1], item)
-            await self.uow.storage.put_ref(out.outbox.game_id, key, message_id)
+            await self.refs.put(out.outbox.game_id, key, message_id)
 
     # ------------------------------------------------------------------ the send budget
 
     async def take_send_slot(
         self, chat_key: str, count: int, period: float, flight: float, reserve: int = 0
     ) -> SendSlot | float:
-        """One send in the chat's budget shared by every process: the slot taken, or the seconds
-        to wait. `reserve` slots are left for the others (a low-priority send); `flight` is the
-        longest the send's call may take (see `SendSlot`). Once the call has completed, answered
-        or not, `land_send_slot` records when.
-
-        A storage failure lets the send go (each process still keeps its own budget): a
-        message must not wait for the database."""
-        try:
-            return await self.uow.storage.take_send_slot(
-                chat_key, self.uow.clock, max(1, count - reserve), period, flight
-            )
-        except StorageError as exc:
-            logger.warning("send budget of chat %s not shared: %s", chat_key, exc)
-            return SendSlot(chat_key, self.uow.clock() + flight)  # recorded nowhere
+        """`SendBudget.take_send_slot`, for the adapters' senders, which hold this port."""
+        return await self.budget.take_send_slot(chat_key, count, period, flight, reserve)
 
     async def land_send_slot(self, slot: SendSlot) -> None:
-        """The slot's call completed (answered, refused or failed): it counts from now, no
-        earlier than the platform received it, rather than from its mark."""
-        try:
-            await self.uow.storage.land_send_slot(slot, self.uow.clock())
-        except StorageError as exc:  # it stays at its mark: counted longer, never shorter
-            logger.warning("send budget of chat %s: a send not landed: %s", slot.chat_key, exc)
-
-
-def _events(entry: OutboxEntry, data: Any) -> list[Event]:
-    events = []
-    for item in data or ():
-        try:
-            events.append(event_from_dict(item))
-        except (KeyError, TypeError, ValueError) as exc:
-            logger.error("outbox entry %d: an event cannot be read (%s)", entry.id, exc)
-    return events
+        """`SendBudget.land_send_slot`, likewise."""
+        await self.budget.land_send_slot(slot)

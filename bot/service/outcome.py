@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.service.chat_settings import ChatSettings
+from bot.service.identity import person_id, storable
 from bot.service.views import HandView, TableView
 from core.events import (
     CardsDrawn,
@@ -32,9 +33,20 @@ ANNOUNCED: tuple[type[Event], ...] = (
 
 @dataclass(frozen=True)
 class User:
+    """Someone who acts; the name is kept storable (`bot.service.identity.storable`)."""
+
     id: str
     name: str
     lang: str | None = None  # the user's client language: the default for a new chat
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", storable(self.name))
+
+    @classmethod
+    def of(cls, platform: str, number: int, name: str, lang: str | None) -> User:
+        """The platform's user `number` as the service knows them: no id ("") outside the
+        platform's range, which every use case refuses (`bot.service.identity`)."""
+        return cls(person_id(platform, number), name, lang)
 
 
 @dataclass(frozen=True)

@@ -76,8 +76,8 @@ class PlayCases:
 
         if chat_key is None:
             assert game_id is not None
-            return await self.uow.run_for_game(game_id, user.lang, use_case)
-        return await self.uow.run(chat_key, user.lang, use_case)
+            return await self.uow.run_for_game(game_id, user.lang, use_case, user=user)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def uno(self, chat_key: str, user: User) -> Outcome:
         """`/uno`: catch whoever forgot, or call one's own UNO (RULES.md section 5).

@@ -1,4 +1,4 @@
-"""Read-only use cases: the table, a player's hand on demand, the running games, the standings.
+"""Read-only use cases: the table, a player's hand on demand, the running games.
 
 They take the chat's lock like every use case, so that they read a committed state and never
 one a move is being applied to, and a game that cannot be loaded is set aside here too.
@@ -10,7 +10,7 @@ from bot.service import projection
 from bot.service.match import meta_from_dict
 from bot.service.outcome import Notice, Outcome, User, lang_of
 from bot.service.unit_of_work import UnitOfWork, Work
-from bot.storage import GameRecord, StatRow
+from bot.storage import GameRecord
 
 
 class Queries:
@@ -65,9 +65,9 @@ class Queries:
             return out
 
         if game_id is not None:
-            return await self.uow.run_for_game(game_id, user.lang, use_case)
+            return await self.uow.run_for_game(game_id, user.lang, use_case, user=user)
         assert chat_key is not None
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def running_games(self) -> list[GameRecord]:
         return [r for r in await self.uow.storage.active_games() if r.status == "running"]
@@ -86,8 +86,3 @@ class Queries:
             if user_id in lobby.players:
                 ids.append(rec.id)
         return ids
-
-    async def leaderboard(self, chat_key: str, limit: int = 10) -> list[StatRow]:
-        """The chat's best players, ties on wins settled the way its scoring counts points."""
-        scoring = (await self.uow.settings.chat(chat_key)).rules().scoring
-        return await self.uow.storage.leaderboard(chat_key, limit, scoring=scoring)

@@ -1,7 +1,7 @@
 """Per-game facts the adapters keep between updates: message ids, "told the chat once" marks.
 
 Adapters reach them only through this port (`UnoService.refs`), never through the storage, so
-the storage can change shape (a second backend, an outbox) without touching any adapter.
+the storage can change shape without touching any adapter.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 
-from bot.storage import StoragePort
+from bot.storage import RefStorage
 
 # Refs are stored as text; a mark set by `once` only needs to exist.
 _MARK = "1"
@@ -18,7 +18,7 @@ _MARK = "1"
 class Refs:
     """Message ids and similar small facts of one game, by key (e.g. "tg:table")."""
 
-    def __init__(self, storage: StoragePort) -> None:
+    def __init__(self, storage: RefStorage) -> None:
         self._storage = storage
         # `once` reads and then writes: two quick calls for one game must not both see "first".
         # One lock per game while someone holds it; an idle game's lock is dropped.

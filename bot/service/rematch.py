@@ -2,24 +2,6 @@
 
 The pure half of the rematch use case (`bot.service.lobby`): when a chat may have one, and what
 its lobby holds. The service keeps the locking and storage around it, as for every other use case.
-
-Who is in the new lobby:
-
-- the person asking, already joined, and the new lobby's creator (they asked for it, as with
-  /new);
-- the previous match's computer players, renumbered from 1: nobody has to press "add a robot"
-  again, and a robot has no consent to ask for;
-- the level the last lobby chose for its computer players with its button, if it chose one:
-  the table asked for that match again. A level it left to the chat's setting stays with the
-  setting, which may have changed since (the console's settings, /settings); the new lobby's
-  button changes it either way;
-- nobody else. The previous match's people are only named in the lobby (`invited`), so that
-  they know to join: joining them unasked would start sending them private hands, and whoever
-  has had enough would have to leave a game they never chose to play.
-
-"The previous match" is its table as dealt (`Lobby.players`), also those who left during it:
-a player taken out by three timeouts may well be back at the keyboard, and naming someone
-costs them nothing.
 """
 
 from __future__ import annotations
@@ -42,8 +24,8 @@ def refusal(active: _Game | None, last: _Game | None, game_id: int | None) -> st
     """Why the chat cannot have a rematch now (a message id), or None when it can.
 
     `active` is the chat's open lobby or running game, `last` its newest game (None also when
-    it cannot be loaded), `game_id` the
-    match a rematch button was shown under (None for the command).
+    it cannot be loaded), `game_id` the match a rematch button was shown under (None for the
+    command).
 
     - An open lobby or game: one open game per chat. This is also the answer to a rematch
       button pressed after someone already opened the next lobby: it must neither open a second
@@ -63,7 +45,24 @@ def refusal(active: _Game | None, last: _Game | None, game_id: int | None) -> st
 
 
 def lobby_for(previous: Lobby, user_id: str, user_name: str) -> Lobby:
-    """The new lobby from the previous match's (see the module's docstring)."""
+    """The new lobby from the previous match's. Who is in it:
+
+    - the person asking, already joined, and the new lobby's creator (they asked for it, as
+      with /new);
+    - the previous match's computer players, renumbered from 1: nobody has to press "add a
+      robot" again, and a robot has no consent to ask for;
+    - the level the last lobby chose for its computer players with its button, if it chose
+      one: the table asked for that match again. A level it left to the chat's setting stays
+      with the setting, which may have changed since (the console's settings, /settings); the
+      new lobby's button changes it either way;
+    - nobody else. The previous match's people are only named in the lobby (`invited`), so
+      that they know to join: joining them unasked would start sending them private hands, and
+      whoever has had enough would have to leave a game they never chose to play.
+
+    "The previous match" is its table as dealt (`Lobby.players`), also those who left during
+    it: a player taken out by three timeouts may well be back at the keyboard, and naming
+    someone costs them nothing.
+    """
     seats = previous.players
     # The asking player may be new to this table; a full table then leaves a robot out.
     bots = [f"{BOT_PREFIX}{i}" for i in range(1, min(sum(map(is_bot, seats)), MAX_PLAYERS - 1) + 1)]

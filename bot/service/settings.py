@@ -102,7 +102,7 @@ class SettingsCases:
                 out.names = dict(match.names)
             return out
 
-        return await self.uow.run(chat_key, user.lang, use_case)
+        return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
     async def _restart_turn_timer(self, work: Work, match: Match, timer: int | None) -> None:
         """The chat's turn timer changed mid-game: the player to act gets a fresh full timer.

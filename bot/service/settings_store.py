@@ -1,15 +1,7 @@
 """Chat settings and personal choices, read through a cache.
 
 Nearly every update needs its chat's settings (language, timer, rules), and most never change
-them: reading them once per chat and keeping them until this process writes them turns the
-settings read of a move into a dictionary lookup.
-
-Without a `ttl` the cache is only as fresh as this process's own writes: exact while one
-process owns the database (a SQLite file is one process's). Over a database that other
-processes write too (PostgreSQL, several webhook workers), `ttl` bounds how long another
-worker's change may go unseen here (a language, a timer: a few seconds of the old one), and
-every read that decides a write (a toggle, a changed setting, a personal switch) is `fresh`,
-from the database, so that two quick presses sent to two workers are still two flips.
+them: reading them once per chat turns the settings read of a move into a dictionary lookup.
 """
 
 from __future__ import annotations
@@ -21,15 +13,24 @@ from typing import Any
 from cachetools import Cache, LRUCache, TTLCache
 
 from bot.service.chat_settings import ChatSettings
-from bot.storage import StoragePort
+from bot.service.identity import is_key
+from bot.storage import SettingsStorage
 
 _MISSING = object()
 
 
 class SettingsStore:
+    """Without a `ttl` the cache is only as fresh as this process's own writes: exact while one
+    process owns the database (a SQLite file is one process's). Over a database that other
+    processes write too (PostgreSQL, several webhook workers), `ttl` bounds how long another
+    worker's change may go unseen here (a language, a timer: a few seconds of the old one), and
+    every read that decides a write (a toggle, a changed setting, a personal switch) is `fresh`,
+    from the database, so that two quick presses sent to two workers are still two flips.
+    """
+
     def __init__(
         self,
-        storage: StoragePort,
+        storage: SettingsStorage,
         *,
         size: int = 10_000,
         ttl: float | None = None,
@@ -45,6 +46,8 @@ class SettingsStore:
         self._writes = 0
 
     async def _read(self, key: str, fresh: bool = False) -> dict[str, Any] | None:
+        if not is_key(key):  # no chat or person has it (`bot.service.identity`): nothing stored
+            return None
         cached = self._cache.get(key, _MISSING)
         if cached is not _MISSING and not (fresh and self._shared):
             return cached  # type: ignore[return-value]
@@ -55,6 +58,8 @@ class SettingsStore:
         return data
 
     async def _write(self, key: str, data: dict[str, Any]) -> None:
+        if not is_key(key):  # nobody's: kept nowhere, read back as never chosen
+            return
         self._writes += 1
         self._cache.pop(key, None)
         await self._storage.put_settings(key, data)

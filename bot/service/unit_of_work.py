@@ -1,21 +1,9 @@
 """One update of one chat: lock, load, act, commit, answer.
 
 Every use case runs as a `Work` under its chat's lock: it loads the chat's match (the engine
-from memory when the committed version is cached there), changes it, and commits state, meta,
-action log and the next deadline -- and, for the move that ends a match, its statistics -- in
-ONE storage transaction; only a committed change is reported. This module is the one place that
-turns the storage's failures into answers:
-
-- `VersionConflict` (another process committed first): "the game just changed, try again";
-- `StorageError` (locked, full, read-only, closed): "try again", in the chat's language, for the
-  user who acted; nothing was changed;
-- a stored game that cannot be loaded: it is set aside (`mark_broken`), the operator is told in
-  the log and the chat in the answer, and the use case goes on as if the chat had no game, so
-  the chat can start a new one.
-
-Every commit that changes what a chat sees also writes an outbox entry in the same transaction
-(`bot.service.outbox`), when the chat's adapter delivers them: the outcome carries its id, and a
-process that dies before sending leaves the entry for a delivery loop to send.
+from memory when the committed version is cached there), changes it, and commits it as one
+storage transaction; only a committed change is reported. Every use case first waits for its
+turn (`bot.service.gate`).
 """
 
 from __future__ import annotations
@@ -32,42 +20,55 @@ from bot.service.alarms import Alarms
 from bot.service.changes import Changes
 from bot.service.chat_settings import ChatSettings
 from bot.service.deadlines import next_turn
+from bot.service.gate import Busy, Gate
+from bot.service.identity import is_key, is_person
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
-from bot.service.outbox import LEASE, payload
-from bot.service.outcome import Entries, Notice, Outcome, lang_of
+from bot.service.outbox_entry import payload
+from bot.service.outcome import Entries, Notice, Outcome, User, lang_of
 from bot.service.settings_store import SettingsStore
+from bot.service.statistics import match_record
 from bot.service.views import is_bot
-from bot.storage import (
-    GameRecord,
-    LogEntry,
-    MatchRecord,
-    PlayerResult,
-    StorageError,
-    StoragePort,
-    VersionConflict,
-)
+from bot.storage import GameRecord, GameStorage, LogEntry, StorageError, VersionConflict
 from core.events import Event, GameEnded
 from core.game import Game
 
 logger = logging.getLogger("bot.service")
 
 BROKEN = Notice("notice-game-broken")
+PATIENCE = 3.0  # seconds a command waits for its turn before it is answered as busy
+BUSY = Notice("error-busy", {"seconds": 5})  # ... and when to try again
+STRANGER = "error-stale"  # a user no platform can send: answered as a stale button
 
 
 class UnitOfWork:
-    """The chat locks, the cache of engine states, and the `Work` that uses them."""
+    """The chat locks, the cache of engine states, and the `Work` that uses them.
+
+    The one place that turns the storage's failures into answers:
+
+    - `VersionConflict` (another process committed first): "the game just changed, try again";
+    - `StorageError` (locked, full, read-only, closed): "try again", in the chat's language,
+      for the user who acted; nothing was changed;
+    - `Busy` (the process is so loaded that the command's turn did not come within its
+      `patience`, `bot.service.gate`): "the table is busy, try again in a few seconds";
+      nothing was changed;
+    - a stored game that cannot be loaded: it is set aside (`mark_broken`), the operator is
+      told in the log and the chat in the answer, and the use case goes on as if the chat had
+      no game, so the chat can start a new one (`Work.active`).
+    """
 
     def __init__(
         self,
-        storage: StoragePort,
+        storage: GameStorage,
         settings: SettingsStore,
         alarms: Alarms,
         *,
         clock: Callable[[], float],
         bot_delay: float,
         lobby_idle: float | None,
-        outbox_lease: float = LEASE,
+        outbox_lease: float,
+        gate: Gate | None = None,
+        patience: float = PATIENCE,
     ) -> None:
         self.storage = storage
         self.settings = settings
@@ -84,6 +85,9 @@ class UnitOfWork:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # game id -> (version, engine) of running games only: a game that ends leaves it.
         self._games: dict[int, tuple[int, Game]] = {}
+        # Every use case waits its turn here, by due time; a command at most `patience` s.
+        self.gate = gate or Gate()
+        self.patience = patience
 
     def lock(self, key: str) -> asyncio.Lock:
         lock = self._locks.get(key)
@@ -110,9 +114,27 @@ class UnitOfWork:
             work.release()
 
     async def run(
+        self,
+        chat_key: str,
+        hint: str | None,
+        use_case: Callable[[Work], Awaitable[Outcome]],
+        *,
+        user: User | None = None,
+    ) -> Outcome:
+        """Run a command's use case of `user`; every failure becomes an answer for them. A chat
+        key or a user id that cannot name one (`bot.service.identity`) is refused first."""
+        refused = _refusal(chat_key, user)
+        if refused is not None:
+            return Outcome(chat_key, lang_of(hint), error=Notice(refused))
+        try:
+            async with self.gate.turn(self.clock(), self.patience):
+                return await self._run(chat_key, hint, use_case)
+        except Busy:
+            return Outcome(chat_key, lang_of(hint), error=BUSY)
+
+    async def _run(
         self, chat_key: str, hint: str | None, use_case: Callable[[Work], Awaitable[Outcome]]
     ) -> Outcome:
-        """Run a command's use case; every failure becomes an answer for the user who acted."""
         work: Work | None = None
         try:
             async with self.open(chat_key, hint) as work:
@@ -132,29 +154,43 @@ class UnitOfWork:
         game_id: int,
         hint: str | None,
         use_case: Callable[[Work], Awaitable[Outcome]],
+        *,
+        user: User | None = None,
     ) -> Outcome:
         """`run` in the chat of a game named by user data (a button): an id that cannot name a
         game, or names none, is answered as "no game" without reaching the storage."""
         lang = lang_of(hint)
+        if user is not None and not is_person(user.id):
+            return Outcome("", lang, error=Notice(STRANGER))
         if not valid_game_id(game_id):
             return Outcome("", lang, error=Notice("error-no-game"))
         try:
-            rec = await self.storage.get_game(game_id)
-        except StorageError as exc:
-            logger.warning("storage failed looking up game %d: %s", game_id, exc)
-            return Outcome("", lang, error=Notice("error-storage"))
-        if rec is None:
-            return Outcome("", lang, error=Notice("error-no-game"))
-        return await self.run(rec.chat_key, hint, use_case)
+            async with self.gate.turn(self.clock(), self.patience):
+                try:
+                    rec = await self.storage.get_game(game_id)
+                except StorageError as exc:
+                    logger.warning("storage failed looking up game %d: %s", game_id, exc)
+                    return Outcome("", lang, error=Notice("error-storage"))
+                if rec is None:
+                    return Outcome("", lang, error=Notice("error-no-game"))
+                return await self._run(rec.chat_key, hint, use_case)
+        except Busy:
+            return Outcome("", lang, error=BUSY)
 
     async def run_timed(
-        self, chat_key: str, now: float, use_case: Callable[[Work], Awaitable[Outcome | None]]
+        self,
+        chat_key: str,
+        now: float,
+        use_case: Callable[[Work], Awaitable[Outcome | None]],
+        *,
+        due: float | None = None,
     ) -> Outcome | None:
-        """Run a deadline's use case. A storage failure keeps the deadline armed and retries it
+        """Run a deadline's use case in its turn (`due`: when the deadline passed; never
+        refused as busy). A storage failure keeps the deadline armed and retries it
         after a backoff (with a warning naming the chat); a game another process moved is
         looked at again at once. Nothing is answered then: no user acted."""
         try:
-            async with self.open(chat_key) as work:
+            async with self.gate.turn(now if due is None else due), self.open(chat_key) as work:
                 work.timed = True
                 out = await use_case(work)
         except StorageError as exc:
@@ -206,6 +242,16 @@ class UnitOfWork:
 
     def lobby_deadline(self) -> float | None:
         return None if self.lobby_idle is None else self.clock() + self.lobby_idle
+
+
+def _refusal(chat_key: str, user: User | None) -> str | None:
+    """Why a use case is refused before it starts: a chat key that names no chat, or a user
+    whose id names no person (none the platform gives, or one that cannot be stored)."""
+    if not is_key(chat_key):
+        return "error-no-game"
+    if user is not None and not is_person(user.id):
+        return STRANGER
+    return None
 
 
 def _lang(work: Work | None, hint: str | None) -> str:
@@ -485,16 +531,3 @@ class Work:
         if self._taken is not None:
             self.uow.uncache(self._taken.id)
             self._taken = None
-
-
-def match_record(match: Match) -> MatchRecord:
-    """The statistics of a finished match: every person dealt in, with their points."""
-    game = match.game
-    assert game is not None
-    scores = game.scores
-    results = [
-        PlayerResult(p, match.names.get(p, p), p in game.game_winners, scores.get(p, 0))
-        for p in match.lobby.players
-        if not is_bot(p)
-    ]
-    return MatchRecord(results, game.rules.scoring)

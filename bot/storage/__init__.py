@@ -1,25 +1,33 @@
-"""Durable storage for games, settings, adapter refs and statistics, behind one port.
+"""Durable storage for games, the outbox, deadlines, settings, statistics, refs and send budgets.
 
-:mod:`bot.storage.port` says what every adapter promises (the data types, the errors and the
-:class:`StoragePort` protocol); :mod:`bot.storage.sqlite` is the embedded default and
-:mod:`bot.storage.postgres` the one several bot processes can share.
+:mod:`bot.storage.port` says what every adapter promises (the data types, the errors and one
+protocol per concern, which :class:`StoragePort` combines); :mod:`bot.storage.sqlite` is the
+embedded default and :mod:`bot.storage.postgres` the one several bot processes can share.
 :func:`open_storage` picks the adapter from the database setting.
 """
 
 from bot.storage.port import (
     STATUSES,
     DatabaseInUse,
+    DeadlineStorage,
     GameExists,
     GameNotFound,
     GameRecord,
+    GameStorage,
     LogEntry,
     MatchRecord,
     OutboxEntry,
+    OutboxStorage,
     PlayerResult,
+    RefStorage,
     SchemaTooNew,
+    SendBudgetStorage,
     SendSlot,
+    SettingsStorage,
+    StatisticsStorage,
     StatRow,
     StorageError,
+    StorageLifecycle,
     StoragePort,
     VersionConflict,
 )
@@ -39,19 +47,27 @@ __all__ = [
     "SCHEMA_VERSION",
     "STATUSES",
     "DatabaseInUse",
+    "DeadlineStorage",
     "GameExists",
     "GameNotFound",
     "GameRecord",
+    "GameStorage",
     "LogEntry",
     "MatchRecord",
     "OutboxEntry",
+    "OutboxStorage",
     "PlayerResult",
+    "RefStorage",
     "SchemaTooNew",
+    "SendBudgetStorage",
     "SendSlot",
+    "SettingsStorage",
     "SqliteStorage",
     "StatRow",
+    "StatisticsStorage",
     "Storage",
     "StorageError",
+    "StorageLifecycle",
     "StoragePort",
     "VersionConflict",
     "WriteStats",

@@ -1,25 +1,10 @@
-"""What the service may ask of storage, whatever the database: the port.
+"""What the service may ask of storage, whatever the database: the port, split by concern.
 
-The storage layer knows nothing about UNO: a game is a row holding an opaque JSON object (the
-engine's ``to_dict()``), a ``meta`` object, a status and a *version*.  The service does
-load -> lock -> apply -> :meth:`StoragePort.commit` -> send, so every adapter promises:
-
-* **No double moves.**  :meth:`~StoragePort.commit` is an optimistic compare-and-swap on the
-  version: of two writers (coroutines, processes) that loaded the same version, one wins and
-  the other gets :class:`VersionConflict` with nothing of its write kept.
-* **Atomic move.**  State, meta, deadline, the action-log rows and -- for the last move of a
-  match -- the match statistics are one transaction.
-* **Durable before visible.**  No caller learns the outcome of a write before the transaction
-  holding it is durably committed, so a move already shown in a chat cannot vanish.
-* **One open game per chat**, decided by the database, not by a check-then-insert.
-* **Faults are told apart from answers.**  A backend failure (locked past the busy timeout,
-  disk full, read-only, I/O error, closed storage) raises :class:`StorageError` with the
-  backend's exception as ``__cause__``, and nothing of the call was stored; the storage's
-  answers (:class:`VersionConflict`, :class:`GameExists`, :class:`GameNotFound`) are not
-  :class:`StorageError`.
-* **Reads never raise on bad data.**  A row whose state or meta is not a JSON object reads as a
-  :class:`GameRecord` with ``corrupt=True``; a game id outside the database's integer range
-  reads as "no such game".
+The storage knows nothing about UNO: a game is a row holding an opaque JSON object (the engine's
+``to_dict()``), a ``meta`` object, a status and a *version*.  Each concern is a small protocol
+(games, the outbox, deadlines, settings, statistics, refs, the send budget, the lifecycle), so
+that each service module names what it uses; :class:`StoragePort` is all of them, what every
+database adapter implements.
 """
 
 from __future__ import annotations
@@ -27,24 +12,32 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, Self
 
 from core.rules import Scoring
 
 __all__ = [
     "STATUSES",
     "DatabaseInUse",
+    "DeadlineStorage",
     "GameExists",
     "GameNotFound",
     "GameRecord",
+    "GameStorage",
     "LogEntry",
     "MatchRecord",
     "OutboxEntry",
+    "OutboxStorage",
     "PlayerResult",
+    "RefStorage",
     "SchemaTooNew",
+    "SendBudgetStorage",
     "SendSlot",
+    "SettingsStorage",
     "StatRow",
+    "StatisticsStorage",
     "StorageError",
+    "StorageLifecycle",
     "StoragePort",
     "VersionConflict",
 ]
@@ -125,7 +118,7 @@ class GameRecord:
     created_at: float
     updated_at: float
     # True when the stored state or meta is not a JSON object: then ``state`` is None and
-    # ``meta`` is {} -- the service sets the game aside (:meth:`StoragePort.mark_broken`).
+    # ``meta`` is {} -- the service sets the game aside (:meth:`GameStorage.mark_broken`).
     corrupt: bool = False
     # The ids of the outbox entries the commit that returned this record wrote, in order (a
     # fact of that call, not of the row: records read back have none, and equality ignores it).
@@ -150,7 +143,7 @@ class PlayerResult:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """A finished match's statistics, recorded by :meth:`StoragePort.commit` with its last move."""
+    """A finished match's statistics, recorded by :meth:`GameStorage.commit` with its last move."""
 
     results: tuple[PlayerResult, ...] | list[PlayerResult]
     scoring: Scoring = Scoring.WINNER
@@ -158,7 +151,7 @@ class MatchRecord:
 
 @dataclass(frozen=True)
 class OutboxEntry:
-    """What a committed change still has to show in its chat (see :meth:`StoragePort.commit`).
+    """What a committed change still has to show in its chat (see :meth:`GameStorage.commit`).
 
     `payload` is the service's own JSON (the storage never looks inside); `attempts` counts the
     deliveries that failed, so a delivery that keeps failing can be given up on and logged.
@@ -175,12 +168,12 @@ class OutboxEntry:
 
 @dataclass(frozen=True)
 class SendSlot:
-    """A send taken from a chat's shared budget (:meth:`StoragePort.take_send_slot`).
+    """A send taken from a chat's shared budget (:meth:`SendBudgetStorage.take_send_slot`).
 
     A platform counts a call when it arrives, which is after it was taken, by however long the
     call took to go out: while it is in flight, the send is recorded at `mark` (the time it was
     taken plus the longest a call may be in flight), and once the call has completed,
-    :meth:`StoragePort.land_send_slot` moves it to that time, which is no earlier than the
+    :meth:`SendBudgetStorage.land_send_slot` moves it to that time, which is no earlier than the
     arrival.  A process killed in flight leaves it at `mark`: still no earlier than the
     arrival, so it is counted for as long as the platform counts the call.
     """
@@ -208,39 +201,28 @@ class StatRow:
 
 
 # --------------------------------------------------------------------------------------------
-# The port
+# The port, one protocol per concern
 # --------------------------------------------------------------------------------------------
 
 
-class StoragePort(Protocol):
-    """Every storage call the bot makes; each database adapter implements all of it."""
+class GameStorage(Protocol):
+    """Games: open, read, commit, set aside.  The service does load -> lock -> apply ->
+    :meth:`commit` -> send, so every adapter promises:
 
-    @property
-    def sole_process(self) -> bool:
-        """No other process can use this database while it is open (SQLite's file lock): a
-        claim found at start-up was left by a process that is gone."""
-        ...
+    * **No double moves.**  :meth:`commit` is an optimistic compare-and-swap on the version: of
+      two writers (coroutines, processes) that loaded the same version, one wins and the other
+      gets :class:`VersionConflict` with nothing of its write kept.
+    * **Atomic move.**  State, meta, deadline, the action-log rows, the outbox entries and --
+      for the last move of a match -- the match statistics are one transaction.
+    * **Durable before visible.**  No caller learns the outcome of a write before the
+      transaction holding it is durably committed, so a move already shown in a chat cannot
+      vanish.
+    * **One open game per chat**, decided by the database, not by a check-then-insert.
+    * **Reads never raise on bad data.**  A row whose state or meta is not a JSON object reads
+      as a :class:`GameRecord` with ``corrupt=True``; a game id outside the database's integer
+      range reads as "no such game".
+    """
 
-    # -- lifecycle
-    async def close(self) -> None:
-        """Finish the writes already accepted, then release the database; idempotent."""
-
-    async def __aenter__(self) -> StoragePort: ...
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None: ...
-
-    # -- settings
-    async def get_settings(self, chat_key: str) -> dict[str, Any] | None: ...
-
-    async def put_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
-        """Replace the chat's settings wholesale (the caller merges if it wants to)."""
-
-    # -- games
     async def create_game(
         self,
         chat_key: str,
@@ -272,9 +254,6 @@ class StoragePort(Protocol):
     async def open_games(self) -> list[GameRecord]:
         """Every lobby and running game, oldest first: the deadlines to re-arm at start-up."""
 
-    async def unrecorded_finished_games(self) -> list[GameRecord]:
-        """Finished games whose match statistics were never recorded, oldest first."""
-
     async def commit(
         self,
         game_id: int,
@@ -303,7 +282,11 @@ class StoragePort(Protocol):
     async def log(self, game_id: int) -> list[LogEntry]:
         """The game's applied actions in the order they were committed."""
 
-    # -- the outbox (issue 15)
+
+class OutboxStorage(Protocol):
+    """The outbox: what committed changes still have to show, each entry claimed by one
+    process at a time (the entries are written by :meth:`GameStorage.commit`)."""
+
     async def claim_outbox(
         self, prefix: str, now: float, lease: float, limit: int = 100
     ) -> list[OutboxEntry]:
@@ -324,6 +307,80 @@ class StoragePort(Protocol):
     async def retry_outbox(self, entry_id: int, at: float) -> None:
         """A delivery failed: count the attempt; the entry may be claimed again from ``at``."""
 
+
+class DeadlineStorage(Protocol):
+    """The open games' deadlines, each due one claimed by one process at a time (the deadlines
+    are written by :meth:`GameStorage.commit`)."""
+
+    async def claim_deadlines(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[tuple[str, float]]:
+        """(chat key, deadline) of open games whose deadline is due (<= now) and not claimed
+        (deadline_claimed_until <= now), earliest first, each claimed until ``now + lease``
+        (PostgreSQL: FOR UPDATE SKIP LOCKED). Two claimers never get the same deadline while
+        its claim runs. A commit of the game (which sets its next deadline) clears the claim.
+        A claim whose owner is known to be gone is no claim: SQLite takes every claim back when
+        it opens the file alone, PostgreSQL frees those of a process whose session ended."""
+
+    async def next_deadline(self, prefix: str) -> float | None:
+        """The earliest deadline of the open games of chats whose key starts with ``prefix``,
+        counting a claimed one from when its claim runs out (then it can be claimed again),
+        unless its owner is gone."""
+
+
+class SettingsStorage(Protocol):
+    """Settings by key: a chat's, or a person's own (the service chooses the keys)."""
+
+    async def get_settings(self, chat_key: str) -> dict[str, Any] | None: ...
+
+    async def put_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
+        """Replace the settings wholesale (the caller merges if it wants to)."""
+
+
+class StatisticsStorage(Protocol):
+    """Each chat's statistics: the finished matches' results, and the standings they make."""
+
+    async def record_match(
+        self,
+        chat_key: str,
+        game_id: int,
+        results: Sequence[PlayerResult],
+        *,
+        scoring: Scoring = Scoring.WINNER,
+    ) -> None:
+        """Add a finished game's results to the chat's statistics, at most once per game."""
+
+    async def unrecorded_finished_games(self) -> list[GameRecord]:
+        """Finished games whose match statistics were never recorded, oldest first."""
+
+    async def leaderboard(
+        self, chat_key: str, limit: int = 10, *, scoring: Scoring = Scoring.WINNER
+    ) -> list[StatRow]: ...
+
+    async def player_stats(self, chat_key: str, user_id: str) -> StatRow | None: ...
+
+
+class RefStorage(Protocol):
+    """Small per-game facts the adapters keep between updates (message ids), by key."""
+
+    async def put_ref(self, game_id: int, key: str, value: str) -> None: ...
+
+    async def get_ref(self, game_id: int, key: str) -> str | None: ...
+
+    async def refs(self, game_id: int) -> dict[str, str]: ...
+
+    async def claim_ref(
+        self, game_id: int, key: str, value: str, *, replacing: str | None = None
+    ) -> str | None:
+        """Store ``value`` only if the ref is still ``replacing`` (None: not stored yet), in
+        one transaction; the value it holds afterwards (``value`` if this call stored it).
+        Two processes that each sent a message meant to be the only one: the first stored
+        wins, and the other learns which. :class:`GameNotFound` for an unknown game."""
+
+
+class SendBudgetStorage(Protocol):
+    """Each chat's budget of sends, shared by every process that sends to it."""
+
     async def take_send_slot(
         self, chat_key: str, clock: Callable[[], float], count: int, period: float, flight: float
     ) -> SendSlot | float:
@@ -339,47 +396,47 @@ class StoragePort(Protocol):
         """The call of a slot completed (answered or failed) at ``at``: the send is recorded at
         that time from now on (a slot no longer recorded is left alone)."""
 
-    # -- deadlines claimed across processes (issue 15)
-    async def claim_deadlines(
-        self, prefix: str, now: float, lease: float, limit: int = 100
-    ) -> list[tuple[str, float]]:
-        """(chat key, deadline) of open games whose deadline is due (<= now) and not claimed
-        (deadline_claimed_until <= now), earliest first, each claimed until ``now + lease``
-        (PostgreSQL: FOR UPDATE SKIP LOCKED). Two claimers never get the same deadline while
-        its claim runs. A commit of the game (which sets its next deadline) clears the claim."""
 
-    async def next_deadline(self, prefix: str) -> float | None:
-        """The earliest deadline of the open games of chats whose key starts with ``prefix``,
-        counting a claimed one from when its claim runs out (then it can be claimed again)."""
+class StorageLifecycle(Protocol):
+    """Opening is each adapter's own (its options differ); closing and what the database
+    allows about other processes are common."""
 
-    # -- adapter refs
-    async def put_ref(self, game_id: int, key: str, value: str) -> None: ...
+    @property
+    def sole_process(self) -> bool:
+        """No other process can use this database while it is open (SQLite's file lock): a
+        claim found at start-up was left by a process that is gone."""
+        ...
 
-    async def get_ref(self, game_id: int, key: str) -> str | None: ...
+    async def close(self) -> None:
+        """Finish the writes already accepted, then release the database; idempotent."""
 
-    async def refs(self, game_id: int) -> dict[str, str]: ...
+    async def __aenter__(self) -> Self: ...
 
-    async def claim_ref(
-        self, game_id: int, key: str, value: str, *, replacing: str | None = None
-    ) -> str | None:
-        """Store ``value`` only if the ref is still ``replacing`` (None: not stored yet), in
-        one transaction; the value it holds afterwards (``value`` if this call stored it).
-        Two processes that each sent a message meant to be the only one: the first stored
-        wins, and the other learns which. :class:`GameNotFound` for an unknown game."""
-
-    # -- statistics
-    async def record_match(
+    async def __aexit__(
         self,
-        chat_key: str,
-        game_id: int,
-        results: Sequence[PlayerResult],
-        *,
-        scoring: Scoring = Scoring.WINNER,
-    ) -> None:
-        """Add a finished game's results to the chat's statistics, at most once per game."""
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
 
-    async def leaderboard(
-        self, chat_key: str, limit: int = 10, *, scoring: Scoring = Scoring.WINNER
-    ) -> list[StatRow]: ...
 
-    async def player_stats(self, chat_key: str, user_id: str) -> StatRow | None: ...
+class StoragePort(
+    GameStorage,
+    OutboxStorage,
+    DeadlineStorage,
+    SettingsStorage,
+    StatisticsStorage,
+    RefStorage,
+    SendBudgetStorage,
+    StorageLifecycle,
+    Protocol,
+):
+    """Every concern at once: what each database adapter implements, and what the wiring
+    (`bot.__main__`, `UnoService`) hands on to the service's modules.
+
+    **Faults are told apart from answers.**  A backend failure (locked past the busy timeout,
+    disk full, read-only, I/O error, closed storage) raises :class:`StorageError` with the
+    backend's exception as ``__cause__``, and nothing of the call was stored; the storage's
+    answers (:class:`VersionConflict`, :class:`GameExists`, :class:`GameNotFound`) are not
+    :class:`StorageError`.
+    """

@@ -43,12 +43,14 @@ from bot.presentation.i18n import COMMANDS, LANGS, get_i18n, normalize_lang
 from bot.presentation.render import Renderer
 from bot.service import Outcome, UnoService
 from bot.telegram.cache import CachingRenderer
-from bot.telegram.common import PREFIX, Admins, chat_key, retrying
+from bot.telegram.common import PREFIX, Admins, chat_key
+from bot.telegram.retry import SETUP_BUDGET, retrying
 from bot.telegram.routers import all_routers
 from bot.telegram.routers.inline import InlinePlay
 from bot.telegram.sender import RESERVE, Land, RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.sticker_sync import FIRST_WAIT, StickerSync
+from bot.telegram.strangers import Strangers
 from bot.telegram.ui import TelegramUI
 
 log = logging.getLogger(__name__)
@@ -111,6 +113,9 @@ def create_bot(settings: Settings) -> Bot:
 
 def build_dispatcher(renderer: Renderer) -> Dispatcher:
     dp = Dispatcher(disable_fsm=True)  # no conversation states: the game state is the service's
+    strangers = Strangers(renderer)
+    for observer in (dp.message, dp.callback_query, dp.inline_query, dp.chosen_inline_result):
+        observer.outer_middleware(strangers)
     lang = LangMiddleware()
     dp.message.middleware(lang)
     dp.callback_query.middleware(lang)
@@ -164,7 +169,10 @@ async def set_commands(bot: Bot, renderer: Renderer) -> None:
             (private, BotCommandScopeAllPrivateChats()),
             (group, BotCommandScopeDefault()),
         ):
-            await retrying(partial(bot.set_my_commands, commands, scope=scope, language_code=code))
+            await retrying(
+                partial(bot.set_my_commands, commands, scope=scope, language_code=code),
+                budget=SETUP_BUDGET,
+            )
 
 
 def group_limit(settings: Settings) -> RateLimit:
@@ -222,7 +230,7 @@ class TelegramApp:
     async def setup(self) -> TelegramUI:
         if self.ui is not None:
             return self.ui
-        me = await retrying(self.bot.me)
+        me = await retrying(self.bot.me, budget=SETUP_BUDGET)
         self.ui = TelegramUI(
             self.service,
             self.renderer,
@@ -286,7 +294,9 @@ class TelegramApp:
 
     async def run_polling(self, *, handle_signals: bool = False, polling_timeout: int = 30) -> None:
         await self.setup()
-        await retrying(lambda: self.bot.delete_webhook(drop_pending_updates=False))
+        await retrying(
+            lambda: self.bot.delete_webhook(drop_pending_updates=False), budget=SETUP_BUDGET
+        )
         await self.dp.start_polling(
             self.bot,
             handle_signals=handle_signals,
@@ -312,7 +322,8 @@ class TelegramApp:
                 webhook_url(settings),
                 secret_token=secret,
                 allowed_updates=self.dp.resolve_used_update_types(),
-            )
+            ),
+            budget=SETUP_BUDGET,
         )
         return runner
 

@@ -1,27 +1,24 @@
-"""Small pieces every router uses: chat keys, users, admin checks, retried calls."""
+"""Small pieces every router uses: chat keys, users, admin checks."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError, TelegramRetryAfter
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import User as TgUser
 
 from bot.service import Outcome, User, chat_keys
+from bot.telegram.retry import retrying
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 PREFIX = chat_keys.prefix(chat_keys.TELEGRAM)
 ADMIN_STATUSES = frozenset({"creator", "administrator"})
 ADMIN_TTL = 60.0
 ADMIN_CACHE = 10_000
-RETRIES = 3
 
 
 def chat_key(chat_id: int) -> str:
@@ -34,17 +31,7 @@ def chat_id_of(key: str) -> int | None:
 
 
 def user_of(user: TgUser) -> User:
-    return User(str(user.id), user.full_name, user.language_code)
-
-
-async def retrying(call: Callable[[], Awaitable[T]]) -> T:
-    """A direct Bot API call (not a chat message) that honours 429's retry_after."""
-    for _ in range(RETRIES - 1):
-        try:
-            return await call()
-        except TelegramRetryAfter as exc:
-            await asyncio.sleep(exc.retry_after)
-    return await call()
+    return User.of(chat_keys.TELEGRAM, user.id, user.full_name, user.language_code)
 
 
 class Admins:

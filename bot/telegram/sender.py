@@ -21,6 +21,8 @@ changes nothing with 400 "message is not modified". The queue handles all three 
   to render, a busy core, the network): the slot counts as in flight until the call completed
   (answered or failed), and from then on at that time, so a process that takes a slot a period
   later finds it gone only once the call counted by Telegram left its window;
+- a call that fails for a reason that passes (a 5xx, a dropped connection: `retry.TRANSIENT`) is
+  made again after `retry.backoff`, `NETWORK_ATTEMPTS` times at most, then given up;
 - 403 (the user never opened the private chat or blocked the bot) calls `on_forbidden` once per
   operation and the operation is dropped: nothing upstream breaks;
 - a `strict` future raises `Undelivered` when an operation was given up for a reason that may
@@ -56,15 +58,14 @@ from aiogram import Bot
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
-    TelegramNetworkError,
     TelegramRetryAfter,
-    TelegramServerError,
 )
 from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, SendPhoto
 from aiogram.types import InputMediaPhoto, Message, MessageEntity, ReplyParameters
 
 from bot.delivery.outbox_loop import Undelivered
 from bot.telegram.pictures import Photo, Pictures
+from bot.telegram.retry import TRANSIENT, backoff
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ Budget = Callable[[int, bool], Awaitable[float | Land]]
 """A group's shared budget: (chat id, low) -> a slot taken (a `Land`, to call once the call made
 with it has completed), else the seconds to wait."""
 
-NETWORK_ATTEMPTS = 4
+NETWORK_ATTEMPTS = 6  # tries of a call through passing failures: 7.75 s of `backoff` in all
 RESERVE = 1  # tokens of a group's bucket that a `low` operation leaves for the others
 
 
@@ -410,13 +411,13 @@ class Outbox:
                 log.warning("chat %s refused a message: %s", self.chat_id, exc.message)
                 op.settle(None)
                 return
-            except (TelegramNetworkError, TelegramServerError, TimeoutError) as exc:
+            except TRANSIENT as exc:
                 network_failures += 1
                 if network_failures >= NETWORK_ATTEMPTS:
                     log.error("giving up a message to chat %s: %s", self.chat_id, exc)
                     op.give_up(f"{type(exc).__name__}: {exc}")
                     return
-                await self.sender.sleep(0.5 * 2**network_failures)
+                await self.sender.sleep(backoff(network_failures))
                 continue
             op.settle(result)
             return

@@ -10,7 +10,9 @@ CPU time is aiogram's generic machinery rather than the network. Two shortcuts, 
   goes out in one write rather than one per part (measured: most of a picture's cost);
 - the results of edits, deletions and callback answers are never read by the bot, so a
   successful answer to those is not parsed into a `Message` (errors are parsed as usual, so
-  429, 403 and "message is not modified" raise the same exceptions).
+  429, 403 and "message is not modified" raise the same exceptions); a 5xx answered by the
+  gateway in front of the Bot API, with a page of its own rather than the API's JSON, raises
+  `TelegramServerError` as a 5xx of the API does (aiogram would fail to decode it).
 
 A network error never carries the request's URL (it holds the token) into its message or its
 chain: aiogram logs those messages when polling fails.
@@ -22,12 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import urlencode
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.exceptions import TelegramNetworkError
+from aiogram.exceptions import ClientDecodeError, TelegramNetworkError, TelegramServerError
 from aiogram.methods import (
     AnswerCallbackQuery,
     DeleteMessage,
@@ -104,7 +107,17 @@ class BotSession(AiohttpSession):
             raise TelegramNetworkError(method=method, message=_describe(exc, bot.token)) from None
         if resp.status == 200 and isinstance(method, UNREAD_RESULTS) and _OK.match(raw):
             return cast(TelegramType, True)
-        response = self.check_response(bot=bot, method=method, status_code=resp.status, content=raw)
+        try:
+            response = self.check_response(
+                bot=bot, method=method, status_code=resp.status, content=raw
+            )
+        except ClientDecodeError:
+            if resp.status < HTTPStatus.INTERNAL_SERVER_ERROR:
+                raise
+            # The gateway in front of the Bot API (its own page, not the API's JSON): a
+            # server error like any other, one that passes (`bot.telegram.retry`).
+            message = f"HTTP {resp.status} {resp.reason or ''}".strip()
+            raise TelegramServerError(method=method, message=message) from None
         return cast(TelegramType, response.result)
 
     async def close(self) -> None:

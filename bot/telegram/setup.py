@@ -13,7 +13,7 @@ from collections.abc import Callable
 from bot.config import Settings
 from bot.presentation.i18n import LANGS, get_i18n
 from bot.telegram.app import create_bot
-from bot.telegram.common import retrying
+from bot.telegram.retry import SETUP_BUDGET, retrying
 from bot.telegram.stickers import ManifestStore, sync
 
 USAGE = """Create the bot's own sticker sets from the card art (one per language) with the
@@ -29,7 +29,7 @@ async def make_sets(
         return 2
     bot = create_bot(settings)
     try:
-        me = await retrying(bot.me)
+        me = await retrying(bot.me, budget=SETUP_BUDGET)
         username = me.username or ""
         for lang in LANGS:
             report = await sync(

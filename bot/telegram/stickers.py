@@ -30,7 +30,7 @@ from aiogram.types import BufferedInputFile, InputSticker, StickerSet
 
 from bot.art import back_png, picture_name, sticker_png
 from bot.presentation.i18n import I18n
-from bot.telegram.common import retrying
+from bot.telegram.retry import retrying
 from core.cards import ALL_CARDS, Card, Color, Kind
 
 log = logging.getLogger(__name__)

@@ -58,6 +58,7 @@ from bot.presentation import notes, steps
 from bot.presentation.mentions import fill, marker
 from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, UnoService, User
+from bot.service.identity import storable
 from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of, chat_key
 from bot.telegram.keyboards import (
@@ -70,6 +71,7 @@ from bot.telegram.keyboards import (
 from bot.telegram.mentions import mentioning
 from bot.telegram.pictures import PICTURE_FROM, PICTURES, Photo, hand_content
 from bot.telegram.play_modes import PlayModes, table_markup
+from bot.telegram.retry import retrying
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.telegram.table_picture import table_content
 from core.events import DealerChosen
@@ -211,6 +213,7 @@ class TelegramUI:
 
     async def remember_title(self, game_id: int, title: str | None) -> None:
         if title:
+            title = storable(title)  # a group's title is anyone's text, as a name is
             game = await self._game(game_id)
             if game.refs.get(TITLE) != title:
                 await self._put_ref(game_id, TITLE, title)
@@ -224,7 +227,7 @@ class TelegramUI:
             return
         game.title_asked = True
         try:
-            chat = await self.sender.bot.get_chat(chat_id)
+            chat = await retrying(lambda: self.sender.bot.get_chat(chat_id))
         except TelegramAPIError as exc:  # the hands go without it
             log.warning("the title of chat %s is not known: %s", chat_id, exc)
             return

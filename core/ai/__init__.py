@@ -1,18 +1,12 @@
-"""The computer players, at two levels, and the yardsticks they are measured against.
+"""The computer players, at two levels: `choose_action(game, player, rng, level)` says what the
+computer in a seat does now, on its turn and off it.
 
-`choose_action(game, player, rng, level)` answers "what does the computer in this seat do now?",
-on its turn and off it (None: nothing to do now). Both levels read only what a human at the
-table could know, never choose an action that `game.legal_actions(player)` does not list, and
-give the same answer for the same position and the same `rng` state.
-
-- `Level.EASY` (`core.ai.easy`): rules of thumb, a few microseconds a move.
-- `Level.STRONG` (`core.ai.strong`): the same rules reweighted, reading what the table has seen
-  of the hands this round (`core.ai.memory`, fed with every move by whoever runs the table), and
-  checked by playouts of the rest of the round in worlds dealt from the unseen cards, within a
-  fixed budget of engine moves.
-
-`core.ai.baselines` holds the random and greedy players the levels are measured against, and
-`core.ai.arena` the table that plays a round between any of them (`bench/ai.py`).
+Both levels read only what a human at the table could know, choose only actions that
+`game.legal_actions(player)` lists, and answer the same for the same position and `rng` state.
+`Level.EASY` (`core.ai.easy`) plays by rules of thumb; `Level.STRONG` (`core.ai.strong`) by the
+same rules reweighted, with what the table remembers of the round (`core.ai.memory`), checked by
+playouts near the round's end. `core.ai.baselines` holds the players they are measured against,
+`core.ai.arena` the table that plays a round between any of them.
 """
 
 from __future__ import annotations
@@ -21,9 +15,11 @@ import enum
 import random
 
 from core.actions import Action
-from core.ai import easy, strong
-from core.ai.easy import guilt_probability, random_action
+from core.ai.baselines import random_action
+from core.ai.chances import guilt_probability
+from core.ai.easy import choose_action as easy_action
 from core.ai.memory import Memory
+from core.ai.strong import choose_action as strong_action
 from core.game import Game
 
 __all__ = ["Level", "Memory", "choose_action", "guilt_probability", "random_action"]
@@ -57,5 +53,5 @@ def choose_action(
         if rng is None:
             seen = (player, game.hand(player), game.discard, game.hand_sizes(), game.draw_pile_size)
             rng = random.Random(repr(seen))
-        return strong.choose_action(game, player, rng, memory=memory)
-    return easy.choose_action(game, player, rng)
+        return strong_action(game, player, rng, memory=memory)
+    return easy_action(game, player, rng)

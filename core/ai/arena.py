@@ -1,11 +1,5 @@
-"""A table that plays one round between computer policies: the measuring stick's driver.
-
-Each step the current player acts once through its policy. Before that, and after every
-action, everyone else gets a chance at what can be done out of turn (calling their own
-forgotten UNO, catching, jumping in): they are asked one by one in an order shuffled by the
-table's rng, the first to return an action takes it, and the asking starts over, until nobody
-acts. Without anybody catchable and without jump-in rules there is nothing to do out of turn,
-so the asking is skipped then (the same outcome, faster).
+"""A table that plays one round between computer policies: what `bench/ai.py` and the tests
+measure the players with.
 """
 
 from __future__ import annotations
@@ -37,10 +31,12 @@ def play_round(
     observe: Observer | None = None,
     max_steps: int = 20_000,
 ) -> str:
-    """Play until the current round ends and return its winner (module docstring).
+    """Play until the current round ends and return its winner.
 
-    `policies` and `rngs` give each seat its player and that player's own rng, so that one
-    player's choices never shift another's random stream.
+    Each step the current player acts once through its policy; before that, and after every
+    action, the others get their chance to act out of turn (`_off_turn`). `policies` and `rngs`
+    give each seat its player and that player's own rng, so that one player's choices never
+    shift another's random stream.
     """
     for _ in range(max_steps):
         winner = _off_turn(game, policies, rngs, table_rng, observe)
@@ -65,6 +61,10 @@ def _off_turn(
     table_rng: random.Random,
     observe: Observer | None,
 ) -> str | None:
+    """Everyone but the current player is asked, one by one in an order shuffled by the table's
+    rng, whether to act out of turn (call their own forgotten UNO, catch, jump in); the first
+    to return an action takes it, and the asking starts over until nobody acts. Without anybody
+    catchable and without jump-in there is nothing to do out of turn, so nobody is asked."""
     while game.catchable is not None or game.rules.jump_in:
         order = [p for p in game.players if p != game.current_player]
         table_rng.shuffle(order)

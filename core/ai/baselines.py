@@ -1,34 +1,10 @@
-"""Two honest yardsticks for the computer players: `random_player` and `greedy_player`.
-
-They are what a win rate is measured against (`bench/ai.py`, the tests), so they play the way
-a casual human does, never worse on purpose:
-
-- both play whenever they can: they draw only when no card plays, and play a playable drawn
-  card at once;
-- both call UNO before playing their second-to-last card (or, after a jump-in, which cannot be
-  announced before, right after it), and catch whoever forgot whenever `catch` is listed;
-- facing a penalty, both answer it with a listed play when they hold one (pass a Draw Two on,
-  defend a Wild Draw Four), else accept; neither ever challenges a Wild Draw Four;
-- under jump-in rules, both jump in whenever they hold the identical card;
-- when the first flipped card is a wild, both name the color they hold most of.
-
-What differs is the card:
-
-- `random_player`: uniform among the distinct playable cards the engine lists (a wild counts
-  once; a Wild Draw Four is listed, and so played, even as a bluff), the color of a wild uniform
-  among the four;
-- `greedy_player`: the playable card worth the most points (ties: uniform), the color of a wild
-  the one it holds most of in the rest of its hand (ties: uniform). It plays a Wild Draw Four
-  only when it holds no card of the color in play (no bluffing), else the Wild Draw Four's 50
-  points would make it bluff whenever it holds one.
-
-Both use only `rng` for their choices, so a seeded rng replays the same game.
+"""The yardsticks the computer players are measured against (`bench/ai.py`, the tests): players
+who play the way a casual human does, never worse on purpose, and a uniformly random one.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from core import actions as A
 from core.actions import Action, ActionType
@@ -36,20 +12,39 @@ from core.ai.easy import color_counts, holds_color
 from core.cards import COLORS, WILD_FOUR, Card, Color
 from core.game import Game
 
-Policy = Callable[[Game, str, random.Random], Action | None]
-
 
 def random_player(game: Game, player: str, rng: random.Random) -> Action | None:
-    """The random baseline (module docstring)."""
+    """Uniform among the distinct playable cards the engine lists (a wild counts once; a Wild
+    Draw Four is listed, and so played, even as a bluff), a wild's color uniform among the four;
+    otherwise as every baseline plays (`_baseline`)."""
     return _baseline(game, player, rng, greedy=False)
 
 
 def greedy_player(game: Game, player: str, rng: random.Random) -> Action | None:
-    """The greedy baseline (module docstring)."""
+    """The playable card worth the most points (ties: uniform), a wild's color the one it holds
+    most of in the rest of its hand (ties: uniform). It plays a Wild Draw Four only when it
+    holds no card of the color in play, else the card's 50 points would make it bluff whenever
+    it holds one. Otherwise as every baseline plays (`_baseline`)."""
     return _baseline(game, player, rng, greedy=True)
 
 
+def random_action(game: Game, player: str, rng: random.Random) -> Action | None:
+    """Uniform over `player`'s legal actions (None when there are none): it plays, draws,
+    passes, challenges, calls and catches with no preference at all."""
+    legal = game.legal_actions(player)
+    if not legal:
+        return None
+    return legal[rng.randrange(len(legal))]
+
+
 def _baseline(game: Game, player: str, rng: random.Random, *, greedy: bool) -> Action | None:
+    """What both baselines do, whatever the card: they play whenever they can (they draw only
+    when no card plays, and play a playable drawn card at once); they call UNO before playing
+    their second-to-last card (after a jump-in, which cannot be announced before, right after
+    it) and catch whoever forgot whenever `catch` is listed; facing a penalty they answer it
+    with a listed play when they hold one, else accept, and never challenge; under jump-in rules
+    they jump in whenever they hold the identical card; a wild first card gets the color they
+    hold most of. They choose with `rng` only, so a seeded rng replays the same game."""
     legal = game.legal_actions(player)
     if not legal:
         return None

@@ -1,41 +1,11 @@
-"""The easy computer player: a fast rule-of-thumb strategy over public information only.
+"""The easy computer player: rules of thumb over what a human at the table could know.
 
-`choose_action(game, player, rng)` answers "what does the computer in this seat do now?", on its
-turn and off it. It reads only what a human at the table could know:
-
-- its own hand (and, on its own turn, the card it has just drawn: `game.drawn`);
-- the discard pile, the top card and the color in play, the direction and the seat order;
-- every player's hand size (`game.hand_sizes()`), who must answer which penalty, who played a
-  Wild Draw Four over which color (`game.pending`, but never `Pending.legal`, which is the
-  offender's secret until a challenge), and who is holding one card without having called UNO
-  (`game.catchable`: anyone at the table can see that).
-
-It never looks at other hands, at the draw pile's order, or at the seed. It keeps no memory
-between calls either, so the same position always gets the same answer for the same `rng` state:
-that is what lets the tests swap the hidden cards and check that the answer does not change.
-
-The strategy, in order:
-
-1. Say UNO as soon as it matters: right after a play that left it with one card (a jump-in cannot
-   be announced before), and before its own play of its second-to-last card. Catch anyone who
-   forgot: a wrong catch costs nothing, a right one costs them two cards.
-2. Out of turn (house rules), jump in whenever it can: it sheds a card and takes the turn of
-   everyone in between.
-3. Facing a penalty: pass a Draw Two on or defend a Wild Draw Four when the rules allow it (that is
-   never worse than drawing), and challenge a Wild Draw Four when the estimated chance that the
-   offender was bluffing makes the challenge worth more than accepting (see `guilt_probability`).
-4. On its turn, score every playable card: keep the color it holds most of, keep playing next turn
-   possible, hold wild cards back unless nothing else plays (or unless a Wild Draw Four stops an
-   opponent about to go out), hit the next player with Draw Two / Skip / Reverse, the harder the
-   closer they are to going out, and shed high-value cards when someone may go out soon. It never
-   plays a Wild Draw Four while holding the color in play (a bluff loses four cards when
-   challenged); with nothing to play, it draws, and plays the drawn card unless it is a wild card
-   better kept.
+`choose_action` says what it does now, on its turn and off it; the strong player
+(`core.ai.strong`) starts from the same rules with its own weights (`Style`).
 """
 
 from __future__ import annotations
 
-import functools
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -43,10 +13,10 @@ from dataclasses import dataclass
 
 from core import actions as A
 from core.actions import Action, ActionType
+from core.ai.chances import chance_of_none, guilt_probability, unseen_counts
 from core.ai.memory import Layers, Memory
-from core.cards import ALL_CARDS, COLORS, WILD_FOUR, Card, Color, Kind
+from core.cards import COLORS, WILD_FOUR, Card, Color, Kind
 from core.game import Game
-from core.rounds import deck
 from core.rules import Scoring
 
 # Values in "cards": what an outcome is worth to the computer compared with simply accepting.
@@ -56,9 +26,8 @@ OPPONENT_CARD = 0.5
 TURN_VALUE = 1.0  # keeping one's turn, compared with losing it
 DANGER = 2  # an opponent holding this many cards or fewer may go out at any moment
 
-# Weights of `_score_play`, tuned against players who play a random playable card (4 players,
-# 4,000 rounds each): the wild penalty matters most (0 instead of 8 loses about 5 points of win
-# rate); the others move the result by less than the noise and follow common UNO advice.
+# Weights of `_score_play`: holding wild cards back matters most; the others follow common UNO
+# advice.
 WILD_KEEP = 8.0  # a wild held back is a way out of any color later
 COLOR_WEIGHT = 1.0  # per card of the resulting color left in the hand
 FOLLOW_BONUS = 0.5  # something in the hand still follows this card next turn
@@ -78,16 +47,14 @@ class Style:
     no_follow: float = NO_FOLLOW
     keep_wild_hand: int = KEEP_WILD_HAND
     block: float = 0.0
-    hold_attack: float = 0.0  # keep Skip and Draw Two back while the next player is not close
     # How much likelier a player holding the old color is to play a Wild Draw Four than one
     # without it (`guilt_probability`): 1 believes everyone plays it as readily as a bluff.
     bluff_odds: float = 1.0
     # Under jump-in: decline a jump-in that would leave one card (UNO cannot be called before
-    # it, and whoever is asked first catches); value a card whose twin we hold (play one, jump
-    # in with the other), and mind the chance that an opponent holds the twin of our card.
+    # it, and whoever is asked first catches), and value a card whose twin we hold (play one,
+    # jump in with the other).
     safe_jump: bool = False
     pair_bonus: float = 0.0
-    jump_risk: float = 0.0
     # Where a Draw Two can be passed on (`Rules.pass_draw_two`), the last one in hand is the
     # only answer to a Draw Two (and, of the right color, to a Wild Draw Four under
     # `defend_wild_four`): playing it while the next player is not close costs this much.
@@ -105,25 +72,32 @@ class Style:
 EASY = Style()
 
 
-def random_action(game: Game, player: str, rng: random.Random) -> Action | None:
-    """Uniform over `player`'s legal actions (None when there are none): the baseline opponent.
-
-    It is the yardstick the tests hold the computer player against: it plays, draws, passes,
-    challenges, calls and catches with no preference at all.
-    """
-    legal = game.legal_actions(player)
-    if not legal:
-        return None
-    return legal[rng.randrange(len(legal))]
-
-
 def choose_action(
     game: Game, player: str, rng: random.Random | None = None, style: Style = EASY
 ) -> Action | None:
     """What the computer player `player` does now; None when it has nothing (useful) to do.
 
+    It reads its own hand (and the card it has just drawn), the discard pile, the color in play,
+    the direction and the seats, every hand's size, the pending penalty (but never
+    `Pending.legal`, the offender's secret until a challenge) and who is catchable; never other
+    hands, the draw pile's order or the seed. It keeps no memory between calls, so the same
+    position gets the same answer for the same `rng` state, whatever the hidden cards are.
     `rng` only breaks ties (between equally good colors or cards); without it ties go to the
-    first candidate, so the answer is then a pure function of the public position.
+    first candidate.
+
+    The strategy, in order:
+
+    1. Say UNO as soon as it matters: right after a play that left it with one card (a jump-in
+       cannot be announced before), and before its own play of its second-to-last card. Catch
+       anyone who forgot: a wrong catch costs nothing, a right one costs them two cards.
+    2. Out of turn (jump-in rules), jump in whenever it can: it sheds a card and takes the turn
+       of everyone in between.
+    3. Facing a penalty: pass a Draw Two on or defend a Wild Draw Four when the rules allow it
+       (never worse than drawing), and challenge a Wild Draw Four when the chance that it was a
+       bluff (`guilt_probability`) makes the challenge worth more than accepting.
+    4. On its turn, score every playable card (`_score_play`). It never plays a Wild Draw Four
+       while holding the color in play (a bluff loses four cards when challenged); with nothing
+       to play it draws, and plays the drawn card unless it is a wild better kept.
     """
     legal = game.legal_actions(player)
     if not legal:
@@ -172,7 +146,6 @@ class _View:
         "n",
         "next_known",
         "next_size",
-        "opponent_cards",
         "opponent_min",
         "player",
         "points_count",
@@ -180,7 +153,6 @@ class _View:
         "sizes",
         "style",
         "unseen",
-        "unseen_total",
     )
 
     def __init__(self, game: Game, player: str, style: Style, memory: Memory | None) -> None:
@@ -199,9 +171,7 @@ class _View:
         self.next_known: Layers = memory.layers(following) if memory is not None else []
         self.prev_size = self.sizes[players[(idx - game.direction) % self.n]]
         self.opponent_min = min(s for p, s in self.sizes.items() if p != player)
-        self.opponent_cards = sum(self.sizes.values()) - len(self.hand)
         self.unseen: Counter[Card] = unseen_counts(game, player) if style.block else Counter()
-        self.unseen_total = max(self.unseen.total(), 1)
 
     def stuck(self, card: Card, color: Color, remembered: bool = True) -> float:
         """The chance that the next player holds nothing playable on `card` in `color`, were
@@ -210,50 +180,6 @@ class _View:
         layers = self.next_known if remembered else []
         follows = card.playable_on[color]
         return chance_of_none(self.unseen, follows, layers, self.next_size)
-
-
-def unseen_counts(game: Game, player: str) -> Counter[Card]:
-    """The cards `player` has not seen (the others' hands and the draw pile), counted; a count
-    below zero means a deck this module does not know."""
-    unseen = _deck_counts(game.rules.creepers).copy()
-    unseen.subtract(game.hands[player])
-    unseen.subtract(game.discard)
-    return unseen
-
-
-@functools.cache
-def _deck_counts(creepers: int) -> Counter[Card]:
-    """The whole deck, counted once per creeper count (every strong decision starts from it;
-    callers copy it)."""
-    return Counter(deck(creepers))
-
-
-def chance_of_none(
-    unseen: Counter[Card], wanted: frozenset[Card], layers: Layers, size: int
-) -> float:
-    """The chance that a hand of `size` cards holds none of `wanted`, were it a random draw
-    from the `unseen` cards, except that the cards `layers` cover (what the table
-    remembers of it: `Memory.layers`) are drawn from outside what their layer forbids: a
-    hypergeometric chance per layer, then one for the rest of the hand."""
-    chance = 1.0
-    dealt = 0
-    for count, forbidden in layers:
-        u = sum(n for c, n in unseen.items() if n > 0 and c not in forbidden)
-        m = sum(n for c in wanted if c not in forbidden and (n := unseen[c]) > 0)
-        chance *= _none_of(u, m, min(count, size) - dealt)
-        dealt = min(count, size)
-    m = sum(n for c in wanted if (n := unseen[c]) > 0)
-    return chance * _none_of(max(unseen.total(), 1), m, size - dealt)
-
-
-def _none_of(u: int, m: int, k: int) -> float:
-    """The chance that `k` cards drawn from `u`, `m` of them wanted, hold none wanted."""
-    chance = 1.0
-    for i in range(k):
-        if u - i <= 0:
-            break
-        chance *= max(u - m - i, 0) / (u - i)
-    return chance
 
 
 def turn_action(
@@ -415,14 +341,10 @@ def _score_play(view: _View, card: Card) -> float:
     # Shed points: a little always, much more when someone may go out soon.
     if view.points_count:
         score += card.points * (0.08 if danger else 0.01)
-    if view.game.rules.jump_in and not card.is_wild:
-        if style.pair_bonus and card.kind is not Kind.DRAW_TWO and card in rest:
-            score += style.pair_bonus
-        if style.jump_risk:
-            score -= style.jump_risk * view.unseen[card] * view.opponent_cards / view.unseen_total
+    jump_in = view.game.rules.jump_in and not card.is_wild
+    if jump_in and style.pair_bonus and card.kind is not Kind.DRAW_TWO and card in rest:
+        score += style.pair_bonus
     kind = card.kind
-    if kind in _ATTACKS and not next_danger:
-        score -= style.hold_attack
     if kind is Kind.DRAW_TWO:
         score += 2 * OPPONENT_CARD + TURN_VALUE * 0.5
         if next_danger:
@@ -440,10 +362,6 @@ def _score_play(view: _View, card: Card) -> float:
         elif view.prev_size <= DANGER and view.prev_size < view.next_size:
             score -= 6.0
     return score
-
-
-_ATTACKS = (Kind.SKIP, Kind.DRAW_TWO)
-_OF_COLOR = {color: frozenset(c for c in ALL_CARDS if c.color is color) for color in COLORS}
 
 
 def _worth_playing_wild(view: _View, card: Card) -> bool:
@@ -501,34 +419,3 @@ def _answer_penalty(view: _View, legal: list[Action], rng: random.Random | None)
     if challenge_value > 0.0:
         return A.CHALLENGE
     return A.ACCEPT
-
-
-def guilt_probability(
-    game: Game, player: str, bluff_odds: float = 1.0, memory: Memory | None = None
-) -> float:
-    """The chance that the pending Wild Draw Four was a bluff, from public information only.
-
-    The offender's hand (the cards they kept when they played it) is a random draw from the
-    cards `player` has not seen: the whole deck minus `player`'s own hand and the discard pile.
-    The offender was guilty if at least one of their `k` cards has the previous color; with `u`
-    unseen cards of which `m` have it, the hypergeometric chance of none is
-    (u-m)/u * (u-m-1)/(u-1) * ... (k factors), taken layer by layer where the table remembers
-    the offender unable to play (`chance_of_none`).
-    With `bluff_odds` below 1 it also weighs that a player holding the old color is less likely
-    to play a Wild Draw Four than one without it (Bayes: the odds of guilt times `bluff_odds`),
-    except when the offender named the old color again: a player who holds none would rather
-    name a color they hold, so that choice tells nothing in the honest player's favour.
-    """
-    pending = game.pending
-    if pending is None or pending.offender is None or pending.prev_color is None:
-        return 0.0
-    prev = pending.prev_color
-    k = game.hand_sizes().get(pending.offender, 0)
-    unseen = unseen_counts(game, player)
-    # Cards the offender was seen unable to play on the old color hold none of it.
-    layers = memory.layers(pending.offender) if memory is not None else []
-    none = chance_of_none(unseen, _OF_COLOR[prev], layers, k)
-    guilty = 1.0 - none
-    if bluff_odds >= 1.0 or game.color is prev:
-        return guilty
-    return guilty * bluff_odds / (guilty * bluff_odds + none)

@@ -1,22 +1,5 @@
-"""What the table has seen of the hands this round: who could not play on what.
-
-Everyone at a table sees a player draw instead of playing, and most players play whenever they
-can (the baselines always do). So a draw by choice says: none of the drawer's cards plays on the
-top card in the color in play, no wild among them either; passing after the draw says the same of
-the drawn card. That stays true of those cards until they are played, while the cards drawn since
-are unknown. A human remembers this; `Memory` is that recollection, public and the same for
-every seat (a computer player ignores what it says of its own hand, which it sees).
-
-A `Void` is one such fact: `count` of the player's cards lie outside `excluded` (the cards that
-would have played on `top` in `color`). Each play of theirs may have come from those cards, so
-it lowers the count by one unless the played card is itself in `excluded` (then it was drawn
-since); nothing else lowers it, and cards drawn later never raise it. A swap of hands
-(seven-zero) forgets everything, as does a new round.
-
-The memory sees every move before it is applied (`observe`; `after` for a caller that must keep
-the old memory until the move has landed). It is a belief, not a rule: a player who draws while
-holding a playable card makes it wrong, and whoever reads it (`core.ai.worlds`, the chances in
-`core.ai.easy`) falls back to the plain unseen cards where its facts cannot all hold at once.
+"""What the table has seen of the hands this round: who could not play on what (`Memory`), a
+belief the strong player reads (`core.ai.worlds`, `core.ai.chances`).
 """
 
 from __future__ import annotations
@@ -53,7 +36,23 @@ class Void:
 
 @dataclass(slots=True)
 class Memory:
-    """The table's recollection of the round (module docstring)."""
+    """The table's recollection of the round, public and the same for every seat.
+
+    Everyone at a table sees a player draw instead of playing, and most players play whenever
+    they can (the baselines always do). So a draw by choice says: none of the drawer's cards
+    plays on the top card in the color in play, no wild among them either; passing after the
+    draw says the same of the drawn card. That stays true of those cards until they are played,
+    while the cards drawn since are unknown: each play may have come from them, so it lowers a
+    `Void`'s count by one unless the played card is itself excluded (then it was drawn since);
+    nothing else lowers it, and cards drawn later never raise it. A swap of hands (seven-zero)
+    forgets everything, as does a new round. A computer player ignores what it says of its own
+    hand, which it sees.
+
+    It sees every move before it is applied (`observe`; `after` for a caller that must keep the
+    old memory until the move has landed). It is a belief, not a rule: a player who draws while
+    holding a playable card makes it wrong, and whoever reads it falls back to the plain unseen
+    cards where its facts cannot all hold at once.
+    """
 
     round_no: int = -1
     voids: dict[str, list[Void]] = field(default_factory=dict)

@@ -1,34 +1,8 @@
-"""The strong computer player: reweighted rules of thumb, checked by playouts near the end.
-
-Its rules of thumb are the easy player's with other weights (`STYLE`): above all it values the
-chance that the next player holds nothing that plays on its card, computed from the cards it has
-not seen and what the table saw that player unable to play (`easy.Style.block`,
-`core.ai.memory`), it holds its wild cards back harder and keeps a lone wild longer, and where a
-Draw Two can be passed on it keeps its last one as a defence until the next player is close
-(`easy.Style.keep_defence`). The same memory tells it how likely a Wild Draw Four was a bluff,
-and it sheds points only while they can still count (`easy.points_count`).
-
-Near the end of a round (somebody holds `ENDGAME` cards or fewer), on its own turn, when it has
-a real choice (two or more distinct candidate moves), it plays the rest of the round out many
-times, from worlds dealt consistently with what it can see and what the table remembers
-(`core.ai.worlds`), once per candidate per world, and keeps the candidate that won most often.
-Every candidate of one world starts from the same dealt cards and the same playout rng (common
-random numbers), so the comparison measures the move, not the luck of the deal.
-
-The candidates are few: each distinct playable card (a wild with the color the easy player would
-name; never a bluffed Wild Draw Four, which costs four cards when challenged), drawing when only
-wild cards play, passing or playing the card just drawn, and the answers to a penalty (pass on or
-defend, accept, challenge). The rules of thumb's choice is among them and gets a head start
-(`PRIOR`), so that a playout result replaces it only when it is clearly better.
-
-Playouts follow a fast policy for everyone (`_playout_action`): play a random non-wild card when
-one plays, else a wild in the color held most, else draw, accept or pass; nobody calls UNO,
-catches or jumps in. A playout ends at the end of the round; its result is 1 if `me` won it.
-
-The work of one move is bounded by a number of engine moves over all its playouts
-(`Budget.steps`) and a number of worlds (`Budget.worlds`), never by the clock, so a seeded game
-replays exactly. Everything else (UNO calls, catches, jump-ins, the first color) follows the
-easy player's rules.
+"""The strong computer player: the easy player's rules of thumb with its own weights (`STYLE`),
+reading what the table remembers of the round (`core.ai.memory`), and near the end of a round
+checked by playing the rest of the round out from worlds consistent with what it sees
+(`core.ai.worlds`). Its work is bounded by engine moves, never by the clock, so a seeded game
+replays exactly.
 """
 
 from __future__ import annotations
@@ -38,7 +12,8 @@ from dataclasses import dataclass
 
 from core import actions as A
 from core.actions import Action, ActionType
-from core.ai import easy
+from core.ai.easy import Style, best_color, color_counts, distinct_plays, holds_color, turn_action
+from core.ai.easy import choose_action as easy_action
 from core.ai.memory import Memory
 from core.ai.worlds import Worlds, clone, unseen_cards
 from core.cards import COLORS, WILD_FOUR, Card, Color
@@ -46,36 +21,27 @@ from core.events import RoundEnded
 from core.game import Game
 
 # The head start of the rules of thumb's choice, in won playouts per world: a move must win 15
-# playouts in 100 more than it to replace it. With 40 worlds the playouts are noisy: a head
-# start of 0.04 let the noise overrule better judgement (2 points of win rate lost, measured).
+# playouts in 100 more than it to replace it. With a few dozen worlds the playouts are noisy, and
+# a smaller head start lets the noise overrule the better judgement.
 PRIOR = 0.15
 # Search only once somebody holds this many cards or fewer: then the round is a few moves from
 # its end, playouts are short and tell moves apart; earlier, the rules of thumb judge better.
 ENDGAME = 3
-# The strong player's rules of thumb (`easy.Style`), tuned against the random and greedy
-# baselines (classic, 6,000 rounds each): the chance that the next player cannot follow our card
-# is worth about 2 points of win rate, holding a lone wild from three cards on about 1. Under
-# jump-in it holds back a jump-in that would leave one card (it was caught in one round of 20)
-# and likes a card whose twin it holds; it believes a Wild Draw Four four times less likely from
-# a player holding the old color (`easy.guilt_probability`): the measured effects of these are
-# within the noise of 1,000 paired rounds (README). Where a Draw Two can be passed on (house),
-# it keeps its last Draw Two as a defence while the next player is not close (`keep_defence`):
-# +1.2 / +0.7 points (± 0.4) against random / greedy on 20,000 paired rounds of the rules of
-# thumb alone; with the search +1.3 / +1.2 on seeds 0 to 999 but +0.2 / -0.1 on 1,000 to 2,999
-# (+0.6 / +0.3 ± 1.1 on the 3,000), so the search keeps only part of it (README). 3 to 6
-# measured alike. A wild is held back far harder than the easy player does (`wild_keep` 20, not
-# 8: in effect a wild is played almost only when no colored card plays, and then
-# `easy._worth_playing_wild` weighs it against a draw): +0.2 to +0.4 points on each of the six
-# lines (classic, house, minecraft against random and greedy) on 20,000 paired rounds of the
-# rules of thumb alone, five of the six outside their 95 % interval of about ± 0.2 (README).
-# With the table's memory (`core.ai.memory`) the chance that the next player is stuck is sharper
-# and weighs more (`block` 8, not 5), but only when choosing a card: a wild's color follows what
-# we hold, with the chance from the unseen cards alone and a small weight (`wild_block` 1; with
-# the memory and weight 5 it lost 1.6 to 2.6 points). Points are shed only while they can still
-# count (`mind_target`). Together with the memory's word on a Wild Draw Four's guilt: +1.5 to
-# +2.3 points against greedy and +0.3 to +1.5 against random on 10,000 paired rounds of the rules
-# of thumb alone (README).
-STYLE = easy.Style(
+# The strong player's weights (`Style`), against the easy player's:
+# - the chance that the next player cannot follow our card weighs most (`block`), sharpened by
+#   what the table saw them unable to play; a wild's color follows what we hold, the next
+#   player's chance weighing little there (`wild_block`);
+# - a wild is held back far harder (`wild_keep`: played almost only when no colored card plays,
+#   and then `easy._worth_playing_wild` weighs it against a draw), and a lone wild is kept from
+#   three cards on (`keep_wild_hand`);
+# - a Wild Draw Four from a player holding the old color is believed four times less likely
+#   (`bluff_odds`);
+# - under jump-in, no jump-in that would leave one card (`safe_jump`), and a card whose twin it
+#   holds is worth more (`pair_bonus`);
+# - where a Draw Two can be passed on, the last one is kept as a defence while the next player
+#   is not close (`keep_defence`);
+# - points are shed only while they can still count (`mind_target`).
+STYLE = Style(
     wild_keep=20.0,
     block=8.0,
     keep_wild_hand=3,
@@ -118,7 +84,12 @@ def choose_action(
     stats: SearchStats | None = None,
     memory: Memory | None = None,
 ) -> Action | None:
-    """What the strong player `player` does now; None when it has nothing (useful) to do."""
+    """What the strong player `player` does now; None when it has nothing (useful) to do.
+
+    On its own turn, near the end of a round (somebody holds `ENDGAME` cards or fewer) and with
+    a real choice (two or more candidates), it compares the candidates by playouts (`_search`);
+    otherwise, and for UNO calls, catches, jump-ins and the first color, it follows the rules of
+    thumb with its own weights."""
     legal = game.legal_actions(player)
     if not legal:
         return None
@@ -128,8 +99,8 @@ def choose_action(
         or (game.catchable == player and A.UNO in legal)
         or game.current_color is None
     ):
-        return easy.choose_action(game, player, rng, STYLE)
-    prior = easy.turn_action(game, player, legal, rng, STYLE, memory)
+        return easy_action(game, player, rng, STYLE)
+    prior = turn_action(game, player, legal, rng, STYLE, memory)
     candidates = _candidates(game, player, legal, prior)
     action = prior
     if len(candidates) > 1 and min(game.hand_sizes().values()) <= ENDGAME:
@@ -145,12 +116,16 @@ def choose_action(
 
 
 def _candidates(game: Game, player: str, legal: list[Action], prior: Action) -> list[Action]:
-    """The distinct moves worth comparing, the easy player's choice among them."""
+    """The distinct moves worth comparing, the rules of thumb's choice (`prior`) first: each
+    distinct playable card (a wild with the color the easy player would name; never a bluffed
+    Wild Draw Four, which costs four cards when challenged), drawing when only wild cards play,
+    passing or playing the card just drawn, and the answers to a penalty (pass on or defend,
+    accept, challenge)."""
     hand = game.hands[player]
     out: list[Action] = [prior]
-    cards = easy.distinct_plays(legal)
+    cards = distinct_plays(legal)
     for card in cards:
-        if card is WILD_FOUR and easy.holds_color(hand, game.current_color):
+        if card is WILD_FOUR and holds_color(hand, game.current_color):
             continue  # never bluff
         action = _play(legal, card, hand)
         if action is not None and action not in out:
@@ -171,7 +146,7 @@ def _play(legal: list[Action], card: Card, hand: list[Card]) -> Action | None:
         return options[0] if options else None
     rest = list(hand)
     rest.remove(card)
-    color = easy.best_color(rest, None)
+    color = best_color(rest, None)
     return next((a for a in options if a.color is color), options[0])
 
 
@@ -185,6 +160,12 @@ def _search(
     stats: SearchStats | None,
     memory: Memory | None,
 ) -> Action:
+    """The candidate that wins the most playouts, `prior` with a head start (`PRIOR`).
+
+    Each world (`core.ai.worlds`) is played out once per candidate, every candidate from the
+    same dealt cards and the same playout rng (common random numbers), so the comparison
+    measures the move, not the luck of the deal. The work stops at `budget.steps` engine moves
+    over all playouts or `budget.worlds` worlds, after the world under way."""
     unseen = unseen_cards(game, me)
     if unseen is None:
         return prior
@@ -230,7 +211,9 @@ def _play_out(game: Game, me: str, first: Action, rng: random.Random, cap: int) 
 
 
 def _playout_action(game: Game, player: str, legal: list[Action], rng: random.Random) -> Action:
-    """The fast policy of every seat in a playout (module docstring)."""
+    """The fast policy of every seat in a playout: a random non-wild card when one plays, else a
+    wild in the color held most, else draw, accept or pass; nobody calls UNO, catches or jumps
+    in."""
     first = legal[0]
     kind = first.type
     if kind is ActionType.PLAY:
@@ -263,5 +246,5 @@ def _playout_action(game: Game, player: str, legal: list[Action], rng: random.Ra
 def _most_held(hand: list[Card]) -> Color:
     """The color `hand` holds most of; a tie goes to the first in `COLORS` (playouts need no
     finer rule, and this one needs no rng)."""
-    counts = easy.color_counts(hand)
+    counts = color_counts(hand)
     return max(COLORS, key=counts.__getitem__)

@@ -1,18 +1,9 @@
-"""Determinization: complete positions consistent with what one seat knows.
+"""Determinization: complete positions (worlds) consistent with what one seat knows, in which
+the strong player plays the rest of a round out.
 
-A seat sees its own hand, the discard pile and every hand's size. The cards it cannot see (the
-others' hands and the draw pile) are the full deck minus those it can; a world deals them out at
-random, hand sizes kept, the rest becoming the draw pile in random order. A Wild Draw Four
-waiting for a challenge gets the verdict the dealt hand implies (guilty if the offender holds a
-card of the color that was in play before it), and the world's future reshuffles get a seed of
-their own, so no world carries anything but public facts into a search.
-
-A world is a copy of the game (`clone`: the engine's own state object with its lists and sets
-copied, no serialization), with only the fields that hold hidden cards replaced (`hands` of the
-others, `draw_pile`, the pending penalty's `legal`, `seed`). A search plays many moves from each
-world, so copying is the cost that matters: a clone costs a few microseconds, a round trip
-through `to_dict()` and `from_dict()` some seventy. When the cards do not add up (a deck this
-module does not know), `unseen_cards` answers None and the caller plays without searching.
+A seat sees its own hand, the discard pile and every hand's size; a world deals the cards it
+cannot see at random, hand sizes kept, so no world carries anything but public facts into a
+search.
 """
 
 from __future__ import annotations
@@ -20,19 +11,23 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from core.ai.easy import unseen_counts
+from core.ai.chances import unseen_counts
 from core.ai.memory import Layers, Memory
 from core.cards import Card, Color
 from core.game import Game
-
-_FIELDS: tuple[str, ...] = Game.__slots__
+from core.state import State
 
 
 def clone(game: Game) -> Game:
-    """An independent copy of `game`: moves made on it never reach the original."""
+    """An independent copy of `game`: moves made on it never reach the original.
+
+    The engine's own state object with its lists and sets copied, no serialization: a search
+    plays many moves from each world, so copying is the cost that matters, and this is many
+    times cheaper than a round trip through `to_dict()` and `from_dict()`."""
     copy = Game()
-    for name in _FIELDS:
+    for name in State.__slots__:
         setattr(copy, name, getattr(game, name))
+    copy.handler = game.handler
     copy.players = list(game.players)
     copy.hands = {p: list(hand) for p, hand in game.hands.items()}
     copy.draw_pile = list(game.draw_pile)
@@ -43,15 +38,13 @@ def clone(game: Game) -> Game:
     copy.left = list(game.left)
     if game.pending is not None:
         copy.pending = dataclasses.replace(game.pending)
-    copy._cache_player = None  # the legal-action cache is the original's
-    copy._cache_move = -1
-    copy._cache = []
-    copy.opening_events = []
     return copy
 
 
 def unseen_cards(game: Game, me: str) -> list[Card] | None:
-    """The cards `me` cannot see, in a fixed order; None when they do not add up."""
+    """The cards `me` cannot see (the others' hands and the draw pile: the full deck minus the
+    cards `me` can see), in a fixed order; None when they do not add up (a deck this module does
+    not know), and the caller plays without searching."""
     missing = unseen_counts(game, me)
     if any(count < 0 for count in missing.values()):
         return None
@@ -64,6 +57,12 @@ def unseen_cards(game: Game, me: str) -> list[Card] | None:
 
 class Worlds:
     """Deals worlds for one decision of `me` (the position is copied once, here).
+
+    A world replaces only the fields that hold hidden cards: the others' `hands` and the
+    `draw_pile` (the rest of the unseen cards, in random order); a Wild Draw Four waiting for a
+    challenge gets the verdict the dealt hand implies (`Pending.legal`: guilty if the offender
+    holds a card of the color in play before it), and the world's reshuffles a `seed` of their
+    own.
 
     With a `memory`, each hand is dealt consistently with what is remembered of it: its first
     cards are drawn from those outside every fact that covers them (`Void.count` cards each),

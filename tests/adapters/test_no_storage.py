@@ -27,7 +27,7 @@ def sources() -> list[Path]:
 
 def test_the_check_sees_the_adapters() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in sources()}
-    assert {"bot/telegram/ui.py", "bot/discord/controller.py", "bot/console/table.py"} <= names
+    assert {"bot/telegram/ui.py", "bot/discord/publisher.py", "bot/console/table.py"} <= names
     assert FORBIDDEN.search("refs = await self.service.storage.refs(game_id)")
     assert FORBIDDEN.search("from bot.storage import Storage")
     assert not FORBIDDEN.search("await self.service.refs.get(game_id, key)")

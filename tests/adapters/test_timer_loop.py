@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
+from bot.delivery.outbox_loop import Delivery
 from bot.delivery.timer_loop import TimerLoop
-from bot.service import Outcome
+from bot.service import Outcome, UnoService
+from bot.storage import Storage
 
 
 class FlakyService:
@@ -52,3 +55,31 @@ async def test_the_loop_restarts_and_survives_a_failed_publication(
     messages = [r.getMessage() for r in caplog.records]
     assert any("restarting" in m for m in messages)
     assert any("tg:1" in m for m in messages)
+
+
+async def test_a_loop_stopped_as_it_is_woken_stops(tmp_path: Path) -> None:
+    """The service's timer loop and the outbox's delivery loop sleep until woken or their time
+    comes; a stop (a cancellation) that arrives as something wakes them must still stop
+    them. (asyncio.wait_for of Python 3.11 returned the wake-up and dropped the cancellation:
+    the loop went on, and whoever awaited its stop hung.)"""
+    storage = await Storage.open(tmp_path / "uno.sqlite3")
+    try:
+        service = UnoService(storage)
+        await service.start()
+        delivery = Delivery(service.outbox, "tg:")
+
+        async def publish(out: Outcome) -> None:
+            pass
+
+        await delivery.start(publish)
+        for _ in range(20):
+            timers = TimerLoop(service, publish, prefix="tg:")
+            timers.start()
+            await asyncio.sleep(0.01)  # both loops asleep
+            service.wake()
+            delivery.wake()
+            await asyncio.wait_for(asyncio.gather(timers.stop(), delivery.stop()), 5)
+            delivery._task = asyncio.create_task(delivery._run())  # asleep again next time
+    finally:
+        await delivery.stop()
+        await storage.close()

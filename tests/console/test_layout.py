@@ -102,8 +102,8 @@ def test_the_biggest_turn_leaves_room_for_the_moves(table: ConsoleTable) -> None
     choices += [Choice(Action(ActionType.DRAW)), Choice(Action(ActionType.UNO))]
     view = hand_view(cards, choices)
     names = table.names({})
-    screen = table.turn_lines(table_view(10, 25), view, names)
-    screen += table.menu_lines(view, table.menu(view))
+    screen = table.screen.turn_lines(table_view(10, 25), view, names)
+    screen += table.screen.menu_lines(view, table.screen.menu(view))
     assert all(width(line) <= COLUMNS for line in screen), screen
     assert len(screen) <= ROWS - 8, "\n".join(screen)  # a prompt and seven moves fit too
     assert sum("Игрок — 25 карт" in line for line in screen) == 1  # the table once
@@ -132,9 +132,9 @@ async def test_any_actions_listed_under_one_card_are_a_second_step(
     choices = [Choice(a) for a in aimed] + [Choice(colors[0], colors)]  # type: ignore[arg-type]
     choices.append(Choice(Action(ActionType.DRAW)))
     view = hand_view([Card.parse("r7"), wild], choices)
-    groups = table.menu(view)
+    groups = table.screen.menu(view)
     assert [len(g) for g in groups] == [2, 4, 1]  # the seven, the wild, the draw
-    menu = "\n".join(table.menu_lines(view, groups))
+    menu = "\n".join(table.screen.menu_lines(view, groups))
     assert "1. 🟥▲К 7" in menu and "2. 🌈" in menu and "3. 📥 Взять карту" in menu
 
     storage = await Storage.open(tmp_path / "console.sqlite3")

@@ -43,9 +43,9 @@ def test_strong_wins_more_of_the_same_rounds_than_easy() -> None:
     """400 seeded four-player classic rounds against three greedy baselines, seats rotated,
     played once with the strong player and once with the easy one in the same seat.
 
-    Measured on these seeds: strong won 132, easy 111 (`bench/ai.py`, see the README, measures
-    a gap of the same size). The bar, strong at least 8 rounds (2 points) ahead, sits well inside
-    that, and the rounds are seeded, so the outcome is fixed.
+    On these seeds strong wins 132, easy 111 (`bench/ai.py` measures a gap of the same size).
+    The bar, strong at least 8 rounds (2 points) ahead, sits well inside that, and the rounds
+    are seeded, so the outcome is fixed.
     """
     rules = dataclasses.replace(Rules.preset("classic"), target=1)
     players = ["p0", "p1", "p2", "p3"]
@@ -298,8 +298,8 @@ def test_no_search_without_a_real_choice() -> None:
 def test_drawing_is_compared_only_when_no_colored_card_plays(
     hand: str, drawing_compared: bool
 ) -> None:
-    """A colored card that plays is never weighed against a draw (the module docstring): a
-    playout that prefers drawing there is noise, and such overrides cost rounds (README)."""
+    """A colored card that plays is never weighed against a draw (`strong._candidates`): a
+    playout that prefers drawing there is noise, and such overrides cost rounds."""
     game = Game.from_position(
         ["me", "b", "c"],
         {"me": hand, "b": "y1 y2 y3", "c": "b5 b6 b7"},

@@ -9,9 +9,6 @@ its moves and, before every move and at the end, probes the position:
   refused one raises `IllegalAction` and leaves the game unchanged;
 - `Game.from_dict(game.to_dict())` is the same game: same state, same lists for everyone;
 - the cards are all still there.
-
-(The engine used to keep fast paths beside its general path, and these scripts compared the
-two; the paths are one now, and the scripts check the rules' invariants instead.)
 """
 
 from __future__ import annotations

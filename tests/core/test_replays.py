@@ -1,8 +1,7 @@
 """Seeded matches replay exactly as the engine played them when they were recorded.
 
-`fixtures/replays.json` was recorded from the engine as of commit 479cc3f (the clean rewrite,
-before its representation was tuned for speed) by running this module:
-`python -m tests.core.test_replays --record`. Each match is driven by a seeded random choice
+`fixtures/replays.json` was recorded from the engine as of commit 479cc3f by running this
+module: `python -m tests.core.test_replays --record`. Each match is driven by a seeded random choice
 among all players' legal actions (on and off turn, as in `test_properties`), with now and then a
 refused action, a timeout or a player leaving. Everything observable goes into a running
 SHA-256 digest, step by step: the legal actions of every player and of a stranger, the move,

@@ -1,12 +1,12 @@
-"""Games stored by the engine before its rewrite still load and play on the same way.
+"""Games stored by an earlier engine still load and play on the same way.
 
-`fixtures/stored_games.json` holds positions saved by the engine as of commit af08eb3 (the last
-one before the phases and effects were split out), one of each kind per preset: an ordinary turn,
-a card just drawn, a penalty waiting, UNO called before the play, a player safe or catchable at
-one card, a jump-in remembered, a blocked turn counted, a player gone, a match over. For each it
-records the legal actions of every player, and the next move with its events and the state after
-it (one rule decision changed since: see the test). Keys added to the state since then are left
-out of the comparison (`_old_keys`): a stored dict without them loads with their defaults.
+`fixtures/stored_games.json` holds positions saved by the engine as of commit af08eb3, one of
+each kind per preset: an ordinary turn, a card just drawn, a penalty waiting, UNO called before
+the play, a player safe or catchable at one card, a jump-in remembered, a blocked turn counted,
+a player gone, a match over. For each it records the legal actions of every player, and the next
+move with its events and the state after it (one rule decision changed since: see the test).
+Keys added to the state since then are left out of the comparison (`_old_keys`): a stored dict
+without them loads with their defaults.
 """
 
 from __future__ import annotations

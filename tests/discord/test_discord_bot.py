@@ -24,7 +24,7 @@ import pytest
 
 from bot.discord import layout
 from bot.discord.app import UnoBot
-from bot.discord.controller import TABLE_REF
+from bot.discord.publisher import TABLE_REF
 from bot.discord.reply import DEFER_AFTER
 from bot.presentation.i18n import I18n
 from bot.presentation.render import Renderer
@@ -226,7 +226,7 @@ class Table:
     async def run_due(self) -> None:
         """Let the computer players and timers act now, published like the timer loop does."""
         for out in await self.service.run_due(math.inf):
-            await self.bot.uno.publish_timed(out)
+            await self.bot.publisher.publish_timed(out)
 
     # ------------------------------------------------------------------ restart
 
@@ -253,7 +253,7 @@ class Table:
         if self.bot.delivery is not None:
             await self.bot.delivery.settled()
         if self.bot_options.get("card_emoji"):
-            await self.bot.uno.emoji.ready.wait()
+            await self.bot.emoji.ready.wait()
 
     # ------------------------------------------------------------------ checks
 
@@ -460,7 +460,7 @@ async def test_an_idle_lobby_expires_with_a_notice(
         t.clock.advance(DEFAULT_LOBBY_IDLE + 1)
         outs = await t.service.run_due(prefix="dc:")  # what the timer loop of this adapter runs
         assert len(outs) == 1
-        await t.bot.uno.publish_timed(outs[0])
+        await t.bot.publisher.publish_timed(outs[0])
         await t.fake.settle()
         # The notice, with the /new command as Discord names it in the channel's language.
         new = "/" + RENDERER.i18n.command_name(t.lang, "new")
@@ -928,7 +928,7 @@ async def test_computer_players_move_through_the_timer_loop(
         assert log[before].actor == t.uid(anya) and log[-1].actor == ROBOT
         now = await t.service.table(t.chat)
         assert now.table is not None
-        assert table.content == t.bot.uno.table_message(now.table, now.names)[0]
+        assert table.content == t.bot.texts.table_message(now.table, now.names)[0]
         assert RENDERER.t("ru", "table-turn", name="Аня") in table.content
         patches = [c for c in t.fake.calls if c.method == "PATCH" and str(table.id) in c.path]
         assert patches[-1].interaction_id is None  # edited by the loop, not by an interaction

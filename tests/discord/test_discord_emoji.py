@@ -46,7 +46,7 @@ async def fake_world() -> AsyncIterator[tuple[FakeDiscord, list[discord.Client]]
 
 
 async def emoji_ready(t: Table) -> None:
-    await t.bot.uno.emoji.ready.wait()
+    await t.bot.emoji.ready.wait()
 
 
 def wanted_names(pictures: Mapping[tuple[str, str, bool], bytes] | None = None) -> set[str]:
@@ -122,7 +122,7 @@ async def test_uploaded_once_and_a_restart_uploads_nothing(
         assert len(table.versions) > edits and len(table.embeds) == 1
         assert t.fake.calls_to("/emojis", "DELETE") == []
         assert {e["name"]: e["id"] for e in t.fake.app_emojis.values()} == stored
-        assert t.bot.uno.emoji.count == len(names)
+        assert t.bot.emoji.count == len(names)
         t.assert_clean()
 
 
@@ -209,7 +209,7 @@ async def test_a_refused_upload_falls_back_to_text(
         t.bot_options["card_emoji"] = True
         await t.restart()
         await emoji_ready(t)
-        assert t.fake.app_emojis == {} and t.bot.uno.emoji.count == 0
+        assert t.fake.app_emojis == {} and t.bot.emoji.count == 0
         assert len(t.fake.calls_to("/emojis", "POST")) == (1 if refused.startswith("POST") else 0)
         warnings = [r for r in caplog.records if r.name == EMOJI_LOG and r.levelname == "WARNING"]
         assert len(warnings) == 1, [r.getMessage() for r in warnings]
@@ -233,7 +233,7 @@ async def test_a_partial_upload_uses_what_it_has(
         t.bot_options["card_emoji"] = True
         await t.restart()
         await emoji_ready(t)
-        assert len(t.fake.app_emojis) == t.bot.uno.emoji.count == 10
+        assert len(t.fake.app_emojis) == t.bot.emoji.count == 10
         assert [r.levelname for r in caplog.records if r.name == EMOJI_LOG] == ["WARNING"]
         uploaded = {e["name"] for e in t.fake.app_emojis.values()}
         anya, borya, vika, _ = t.users

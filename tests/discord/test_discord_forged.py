@@ -70,7 +70,7 @@ def forged(message: StoredMessage, custom_id: str, *, kind: int = 2) -> JSON:
 
 def stale_text(t: Table, lang: str) -> str:
     """The answer as the user reads it: `/new` under its name in that language."""
-    return t.bot.uno.t(lang, "dc-stale-component")
+    return t.bot.texts.t(lang, "dc-stale-component")
 
 
 async def state(t: Table) -> tuple[Any, ...]:

@@ -190,7 +190,7 @@ async def test_without_emoji_the_text_is_as_before(make_table: Callable[..., Any
         t.fake.fail_next("GET /emojis", 403, code=50001, message="Missing Access")
         await t.restart()
         await emoji_ready(t)
-        assert t.bot.uno.emoji.count == 0
+        assert t.bot.emoji.count == 0
         await t.install(position)
         assert content(await t.my_cards(anya)) == before
         t.assert_clean()

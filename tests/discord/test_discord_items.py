@@ -45,7 +45,7 @@ async def test_an_old_games_hand_while_a_new_game_runs_is_stale(
         handle = await t.click(anya, old_hand, button["custom_id"])
         no_game = RENDERER.t("ru", "error-no-game").split("\n")[0][:20]
         assert no_game not in handle.text
-        assert t.bot.uno.t("ru", "dc-stale-component") in handle.text
+        assert t.bot.texts.t("ru", "dc-stale-component") in handle.text
         assert await t.version() == before
         t.assert_clean()
 

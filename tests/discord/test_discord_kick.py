@@ -46,14 +46,14 @@ async def test_kick_by_seat_in_the_lobby_and_in_the_game(
         refusals = [
             (borya, {seat: 4}, RENDERER.t(lang, "error-not-allowed")),  # neither creator nor admin
             (anya, {seat: 9}, RENDERER.t(lang, "error-kick-seat")),  # nobody sits there
-            (anya, {}, t.bot.uno.t(lang, "dc-kick-usage")),  # neither option
-            (anya, {player: vika, seat: 4}, t.bot.uno.t(lang, "dc-kick-usage")),  # both
+            (anya, {}, t.bot.texts.t(lang, "dc-kick-usage")),  # neither option
+            (anya, {player: vika, seat: 4}, t.bot.texts.t(lang, "dc-kick-usage")),  # both
         ]
         for who, options, text in refusals:
             handle = await t.slash(who, kick, options)
             assert handle.ephemeral and handle.text == text, (options, handle.text)
         assert await snapshot(t) == before
-        usage = t.bot.uno.t(lang, "dc-kick-usage")
+        usage = t.bot.texts.t(lang, "dc-kick-usage")
         assert f"«{player}»" in usage and f"«{seat}»" in usage
         # The creator removes the computer player from the lobby by its seat.
         removed = await t.slash(anya, kick, {seat: 4})
@@ -90,7 +90,7 @@ async def test_no_game_and_a_seat_past_the_last(make_table: Callable[..., Any]) 
     async with make_table() as t:
         anya, borya, *_ = t.users
         none = await t.slash(anya, "kick", {"seat": 1})
-        assert none.ephemeral and none.text == t.bot.uno.t("ru", "error-no-game")
+        assert none.ephemeral and none.text == t.bot.texts.t("ru", "error-no-game")
         await t.started(anya, borya)
         before = await snapshot(t)
         past = await t.slash(anya, "kick", {"seat": 3})

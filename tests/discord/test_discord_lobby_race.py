@@ -13,8 +13,8 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from bot.discord.controller import TABLE_REF
 from bot.discord.items import table_id
+from bot.discord.publisher import TABLE_REF
 from tests.discord.fake_discord import StoredMessage
 from tests.discord.test_discord_bot import RENDERER, hand_button
 from tests.discord.test_discord_shard_processes import Cluster, cluster
@@ -67,7 +67,7 @@ async def test_a_game_dealt_elsewhere_while_its_lobby_is_posted_has_one_table(
 
         # Process A shows the next state of the game: in the stored table, and nowhere else.
         edits = len(c.fake.calls)
-        dealt = (await a.uno.service.table(c.chat)).table
+        dealt = (await a.service.table(c.chat)).table
         assert dealt is not None
         current = next(u for u in c.world.users if str(u.id) == dealt.current)
         hand = (await c.fake.click(a, current, table, label=MY_CARDS)).original

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.discord.controller import TABLE_REF
+from bot.discord.publisher import TABLE_REF
 from bot.service import Notice
 from core.game import Game
 from core.rules import Rules
@@ -27,7 +27,7 @@ def make_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[...,
 
 def t_(t: Table, key: str, **args: Any) -> str:
     """A text as the bot shows it in this channel (commands by their localized names)."""
-    return t.bot.uno.t(t.lang, key, **args)
+    return t.bot.texts.t(t.lang, key, **args)
 
 
 async def finish_match(t: Table) -> StoredMessage:
@@ -150,7 +150,7 @@ async def test_the_channel_is_told_when_a_timeout_takes_out_the_last_person(
         else:
             raise AssertionError("the game did not stop")
         await t.fake.settle()
-        notice = t.bot.uno.notice(t.lang, Notice("info-no-humans-left"))
+        notice = t.bot.texts.notice(t.lang, Notice("info-no-humans-left"))
         told = [m for m in t.fake.channel_messages(t.world.channel) if notice in m.content]
         assert len(told) == 1 and t.fake.buttons(told[0]) == []  # stopped: no rematch
         assert RENDERER.t(t.lang, "table-killed") in table.content

@@ -20,7 +20,7 @@ import discord
 import pytest
 
 from bot.discord.app import UnoBot
-from bot.discord.controller import TABLE_REF, _Games
+from bot.discord.publisher import TABLE_REF, _Games
 from bot.service import UnoService
 from bot.storage.postgres import PostgresStorage
 from core.game import Game

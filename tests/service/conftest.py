@@ -1,4 +1,5 @@
-"""A service on a real SQLite file with a clock the test moves by hand."""
+"""A service on a real SQLite file with a clock the test moves by hand; `database` and `store`
+for a test that runs on both backends (PostgreSQL: the tests' private server)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ import pytest
 from bot.presentation.i18n import I18n
 from bot.presentation.render import Renderer
 from bot.service import UnoService, User
-from bot.storage import Storage
+from bot.storage import Storage, StoragePort
+from bot.storage.postgres import PostgresStorage
+from tests.storage.postgres_server import pg_server, postgres_url
+
+__all__ = ["pg_server", "postgres_url"]  # fixtures for the tests on both backends
 
 
 class FakeClock:
@@ -58,3 +63,25 @@ async def service(storage: Storage, clock: FakeClock) -> UnoService:
 @pytest.fixture(scope="session")
 def renderer() -> Renderer:
     return Renderer(I18n(strict=True))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest) -> str:
+    """A SQLite file's path, or a PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return str(request.getfixturevalue("db_path"))
+    return str(request.getfixturevalue("postgres_url"))
+
+
+async def open_store(database: str, clock: FakeClock) -> StoragePort:
+    """A storage on `database` (a new process's, each time it is called)."""
+    if database.startswith("postgresql:"):
+        return await PostgresStorage.open(database, clock=clock)
+    return await Storage.open(database, clock=clock)
+
+
+@pytest.fixture
+async def store(database: str, clock: FakeClock) -> AsyncIterator[StoragePort]:
+    opened = await open_store(database, clock)
+    yield opened
+    await opened.close()

@@ -125,12 +125,36 @@ async def test_two_processes_claiming_at_once_never_get_the_same_deadline(
 async def test_a_killed_claimers_deadlines_are_taken_over_by_another_process(
     backend: Backend, storage: StoragePort
 ) -> None:
+    """Another process takes a dead claimer's deadlines over: on PostgreSQL at once, its
+    session having ended with it; on a SQLite file shared without the one-process lock (tools,
+    tests) when their lease runs out. (The bot's own SQLite start holds the lock and takes
+    every claim back: `test_opening_a_file_alone_takes_every_claim_back`.)"""
     await _game(storage, TG, 10.0)
     await _game(storage, "tg:-2", 11.0)
     dying = await _another_process(backend)
     assert [c for c, _ in await dying.claim_deadlines("tg:", 11.0, LEASE)] == [TG, "tg:-2"]
+    assert await storage.claim_deadlines("tg:", 20.0, LEASE) == []  # the claimer lives
     await dying.close()  # it never commits: as if killed
-    assert await storage.claim_deadlines("tg:", 20.0, LEASE) == []
-    assert await storage.next_deadline("tg:") == 11.0 + LEASE
-    taken = await storage.claim_deadlines("tg:", 11.0 + LEASE, LEASE)
+    free_at = 10.0 if backend.name == "postgres" else 11.0 + LEASE
+    assert await storage.next_deadline("tg:") == free_at
+    if backend.name != "postgres":
+        assert await storage.claim_deadlines("tg:", 20.0, LEASE) == []
+    taken = await storage.claim_deadlines("tg:", max(20.0, free_at), LEASE)
     assert taken == [(TG, 10.0), ("tg:-2", 11.0)]
+
+
+async def test_opening_a_file_alone_takes_every_claim_back(
+    backend: Backend, storage: StoragePort
+) -> None:
+    """SQLite: a process that opens the file with the one-process lock knows every claim in it
+    was left by one that is gone (a restart after a kill); PostgreSQL: a new process takes
+    over what a closed one claimed."""
+    await _game(storage, TG, 10.0)
+    assert len(await storage.claim_deadlines("tg:", 10.0, LEASE)) == 1
+    await storage.close()
+    restarted = await backend.open()
+    try:
+        assert await restarted.next_deadline("tg:") == 10.0
+        assert await restarted.claim_deadlines("tg:", 10.5, LEASE) == [(TG, 10.0)]
+    finally:
+        await restarted.close()

@@ -206,3 +206,30 @@ def test_the_adapter_has_the_ports_signatures() -> None:
     for name in members:
         port, adapter = getattr(StoragePort, name), getattr(PostgresStorage, name)
         assert inspect.signature(adapter) == inspect.signature(port), name
+
+
+async def test_a_move_costs_two_round_trips_the_load_and_the_commit(postgres_url: str) -> None:
+    """Issue 31, item 2: the load of a game and the commit of a move (the row, its log and its
+    outbox entry) are one statement each, and handing a connection back to the pool sends
+    nothing. Counted on the pool's one connection once it has prepared its statements."""
+    storage = await PostgresStorage.open(postgres_url, min_size=1, max_size=1)
+    sent: list[str] = []
+    try:
+        async with storage._pool.acquire() as conn:  # the pool's only connection
+            conn._con.add_query_logger(lambda query: sent.append(query.query))
+        game = await storage.create_game(CHAT, {})
+        for version in range(3):
+            sent.clear()
+            rec = await storage.active_game(CHAT)
+            assert rec is not None and rec.version == version
+            await storage.commit(
+                game.id, version, state={"v": version}, meta={}, status="running",
+                log=[LogEntry("1", "draw"), LogEntry("ai:1", "pass")], deadline=5.0,
+                outbox=[{"n": version}], claim=1.0,
+            )  # fmt: skip
+        assert len(sent) == 2, sent
+        assert [(e.version, e.actor) for e in await storage.log(game.id)][-2:] == [
+            (3, "1"), (3, "ai:1"),
+        ]  # fmt: skip
+    finally:
+        await storage.close()

@@ -5,7 +5,6 @@ behind a writer, and the version check across connections and processes."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 import multiprocessing
 import os
 import signal
@@ -34,7 +33,6 @@ from bot.storage import (
     StatRow,
     Storage,
     StorageError,
-    StoragePort,
     VersionConflict,
     open_storage,
     sqlite_path,
@@ -432,20 +430,8 @@ async def test_the_broken_status_migration_keeps_games_ids_and_links(db_path: Pa
 
 
 # --------------------------------------------------------------------------------------------
-# The port and the URL
+# The URL
 # --------------------------------------------------------------------------------------------
-
-
-def test_the_adapter_implements_every_method_of_the_port() -> None:
-    members = [
-        name for name, value in vars(StoragePort).items()
-        if inspect.iscoroutinefunction(value) and not name.startswith("__")
-    ]  # fmt: skip
-    assert len(members) >= 18
-    for name in members:
-        port, adapter = getattr(StoragePort, name), getattr(SqliteStorage, name)
-        assert inspect.signature(adapter) == inspect.signature(port), name
-    assert Storage is SqliteStorage
 
 
 async def test_open_storage_chooses_by_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -294,6 +294,7 @@ class _Failure:
     parameters: Json | None
     count: int
     chat_id: int | str | None
+    kind: str = "api"  # "api": the Bot API's JSON; "gateway": a page; "drop": no answer
 
 
 @dataclass
@@ -545,10 +546,13 @@ class FakeBotAPI:
         chat_id: int | str | None = None,
         description: str | None = None,
         migrate_to_chat_id: int | None = None,
+        gateway: bool = False,
     ) -> None:
         """Make the next ``count`` calls of ``method`` (optionally only to ``chat_id``) fail.
 
         429 defaults to ``retry_after=1``; the description mimics Telegram unless given.
+        ``gateway``: the answer is the HTML page of the proxy in front of the Bot API (as a
+        502 or 504 from it is), not the API's JSON.
         """
         parameters: Json = {}
         if status == 429:
@@ -559,9 +563,15 @@ class FakeBotAPI:
         if migrate_to_chat_id is not None:
             parameters["migrate_to_chat_id"] = migrate_to_chat_id
         description = description or _DEFAULT_DESCRIPTIONS.get(status, f"Error {status}")
+        kind = "gateway" if gateway else "api"
         self._failures.append(
-            _Failure(method.lower(), status, description, parameters or None, count, chat_id)
+            _Failure(method.lower(), status, description, parameters or None, count, chat_id, kind)
         )
+
+    def drop_next(self, method: str, count: int = 1, chat_id: int | str | None = None) -> None:
+        """The next ``count`` calls of ``method`` (optionally only to ``chat_id``) lose their
+        connection: it is closed unanswered, and nothing of the call is done."""
+        self._failures.append(_Failure(method.lower(), 0, "", None, count, chat_id, "drop"))
 
     def hold(self, methods: Iterable[str], chats: Iterable[int] | None = None) -> asyncio.Event:
         """Calls of these methods to these chats (None: any call of them, as the sticker
@@ -947,9 +957,14 @@ class FakeBotAPI:
         self._last_activity = time.monotonic()
         self._notify()
         params: Json = {}
+        broken = None
         try:
             params = await self._read_params(request)
-            status, body = await self._dispatch(key, params)
+            broken = self._broken(key, params)
+            if broken is None:
+                status, body = await self._dispatch(key, params)
+            else:
+                status, body = broken.status, {}
         except ValueError:
             status, body = 400, ApiError(400, "Bad Request: can't parse request").body()
         finally:
@@ -958,6 +973,13 @@ class FakeBotAPI:
         via = request.match_info.get("via", "")
         self._calls.append(ApiCall(method, params, body, status, time.monotonic(), arrived, via))
         self._notify()
+        if broken is not None and broken.kind == "drop":
+            assert request.transport is not None
+            request.transport.close()
+            return web.Response()  # never reaches the client
+        if broken is not None:
+            page = f"<html><body><h1>{status} {broken.description}</h1></body></html>"
+            return web.Response(text=page, status=status, content_type="text/html")
         return web.json_response(body, status=status)
 
     async def _dispatch(self, key: str, params: Json) -> tuple[int, Json]:
@@ -975,15 +997,25 @@ class FakeBotAPI:
         return 200, {"ok": True, "result": result}
 
     def _raise_injected_failure(self, key: str, params: Json) -> None:
+        failure = self._take_failure(key, params, "api")
+        if failure is not None:
+            raise ApiError(failure.status, failure.description, failure.parameters)
+
+    def _broken(self, key: str, params: Json) -> _Failure | None:
+        """A failure of the transport injected for this call: a gateway's page, a drop."""
+        return self._take_failure(key, params, "gateway", "drop")
+
+    def _take_failure(self, key: str, params: Json, *kinds: str) -> _Failure | None:
         for failure in self._failures:
-            if failure.method != key:
+            if failure.method != key or failure.kind not in kinds:
                 continue
             if failure.chat_id is not None and str(failure.chat_id) != str(params.get("chat_id")):
                 continue
             failure.count -= 1
             if failure.count <= 0:
                 self._failures.remove(failure)
-            raise ApiError(failure.status, failure.description, failure.parameters)
+            return failure
+        return None
 
     async def _held(self, key: str, params: Json) -> None:
         for hold in self._holds:

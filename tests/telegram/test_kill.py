@@ -16,6 +16,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
+from tests.scale.cluster import START_BOUND
 from tests.telegram.conftest import sent_text
 from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeUser
 from tests.telegram.players import hand_acts, policy
@@ -29,6 +30,9 @@ HAND_METHODS = (*HAND_SENDS, "editMessageText", "editMessageMedia")
 
 
 async def spawn(api: FakeBotAPI, database: Path) -> asyncio.subprocess.Process:
+    """Start the bot's process; once it asked for its updates' way (it polls next). A start is
+    mostly importing aiogram (seconds of CPU): on busy cores it outlasts `BOUND`, so it has a
+    bound of its own, and a child that exits instead fails at once."""
     since = api.call_count
     child = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -39,7 +43,14 @@ async def spawn(api: FakeBotAPI, database: Path) -> asyncio.subprocess.Process:
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    await api.wait_for("deleteWebhook", BOUND, since=since)  # it polls next
+    ready = asyncio.ensure_future(api.wait_for("deleteWebhook", START_BOUND, since=since))
+    died = asyncio.ensure_future(child.wait())
+    await asyncio.wait([ready, died], return_when=asyncio.FIRST_COMPLETED)
+    died.cancel()
+    if not ready.done():
+        ready.cancel()
+        raise RuntimeError(f"the bot's process exited with {child.returncode}")
+    ready.result()
     return child
 
 

@@ -185,22 +185,7 @@ async def test_a_move_committed_but_never_sent_is_shown_on_start(harness: Harnes
 # ---------------------------------------------------------------------- item 4
 
 
-@pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
-async def test_a_failed_callback_answer_after_a_move_says_nothing_wrong(harness: Harness) -> None:
-    h = harness
-    a, b, _ = h.users
-    await h.new_game(players=3)
-    await h.install(position(h, ["r5 r7 g2", "b5 y1 y2", "g9 g8 g7"]))
-    await h.settle()
-    h.api.fail_next("answerCallbackQuery", 502, description="Bad Gateway")
-    hand = await h.hand(a)
-    query = h.api.press(a, a.id, hand.message_id, (await h.acts(a))["play r5"])
-    await h.api.wait_for(lambda c: c.is_("answerCallbackQuery"))
-    await h.settle()
-    assert (await h.game()).current_player == str(b.id)  # the move was applied
-    retry = h.r.t("ru", "tg-error")
-    assert [x.text for x in h.api.callback_answers(query)] == []
-    assert not any(retry in text for text in h.api.sent_texts())
+# (a press's answer that fails: tests/telegram/test_transient_faults.py)
 
 
 # ---------------------------------------------------------------------- item 5

@@ -3,8 +3,9 @@
 How it keeps the port's promises (:mod:`bot.storage.port`):
 
 * **No double moves, from any process.**  :meth:`PostgresStorage.commit` is one transaction
-  that locks the game's row (``SELECT ... FOR UPDATE``), checks the version and writes state,
-  meta, status, deadline, the log rows and -- with ``match=`` -- the statistics.  A second
+  -- one statement, one round trip (:mod:`.commit`) -- that locks the game's row, checks the
+  version and writes state, meta, status, deadline, the log rows, the outbox entries and --
+  with ``match=`` -- the statistics.  A second
   writer of the same game, in this process or another, waits for the row lock, then reads the
   new version and gets :class:`VersionConflict`.  The database itself serialises each game, so
   any process may apply any move and none can apply one twice; other games never wait.
@@ -51,10 +52,12 @@ from bot.storage.port import (
     SendSlot,
     StatRow,
     StorageError,
-    VersionConflict,
+    StoragePort,
 )
 from bot.storage.postgres import listen
+from bot.storage.postgres.commit import ONE_ACTIVE, moved
 from bot.storage.postgres.migrate import migrate
+from bot.storage.postgres.presence import GONE, Presence
 from bot.storage.ranking import leaderboard_order
 from core.rules import Scoring
 
@@ -88,9 +91,17 @@ _CLAIMABLE: Final = (
     " AND e.claimed_until > $2))"
     " ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED"
 )
-_ONE_ACTIVE: Final = "games_one_active_per_chat"
 
 _FAILURES: Final = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """What the pool does to a connection handed back, beyond rolling back an open
+    transaction: nothing. Its default (RESET ALL, CLOSE ALL, UNLISTEN *, and unlocking every
+    advisory lock) costs a round trip per use, and the storage leaves none of those behind:
+    its settings are the connection's own from the start, its advisory locks end with their
+    transaction, it opens no cursor, and the one connection that listens (`listen.follow`)
+    stops listening before it goes back."""
 
 
 def backend_failure(exc: BaseException) -> BaseException:
@@ -114,13 +125,17 @@ def backend_failure(exc: BaseException) -> BaseException:
     return error
 
 
-class PostgresStorage:
+class PostgresStorage(StoragePort):
     """All persistence for the bot in one PostgreSQL database.  Create with ``await .open(url)``."""
 
-    def __init__(self, pool: asyncpg.Pool, clock: Callable[[], float]) -> None:
-        """Use :meth:`open`; this only wires a pool over a migrated database."""
+    def __init__(
+        self, pool: asyncpg.Pool, clock: Callable[[], float], presence: Presence | None = None
+    ) -> None:
+        """Use :meth:`open`; this only wires a pool over a migrated database (and the session
+        that tells the others this process lives, `bot.storage.postgres.presence`)."""
         self._pool = pool
         self._clock = clock
+        self._presence = presence
         self._writes: set[asyncio.Task[Any]] = set()
         self._closed = False
 
@@ -150,19 +165,21 @@ class PostgresStorage:
             settings["lock_timeout"] = str(max(1, round(lock_timeout * 1000)))
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, server_settings=settings
-            )
+                url, min_size=min_size, max_size=max_size, server_settings=settings,
+                reset=_keep_session,
+            )  # fmt: skip
         except _FAILURES as exc:
             raise backend_failure(exc) from exc
         try:
             async with pool.acquire() as conn:
                 await migrate(conn)
+            presence = await Presence.open(url)
         except BaseException as exc:
             await pool.close()
             if isinstance(exc, _FAILURES):
                 raise backend_failure(exc) from exc
             raise
-        return cls(pool, clock)
+        return cls(pool, clock, presence)
 
     async def close(self) -> None:
         """Let the writes already started finish, then close the pool; idempotent.  Calls made
@@ -173,6 +190,8 @@ class PostgresStorage:
         if self._writes:
             await asyncio.wait(set(self._writes))
         await self._pool.close()
+        if self._presence is not None:
+            await self._presence.close()
 
     async def __aenter__(self) -> PostgresStorage:
         return self
@@ -213,10 +232,12 @@ class PostgresStorage:
         except _FAILURES as exc:
             raise backend_failure(exc) from exc
 
-    async def _write(self, work: Work[_T]) -> _T:
-        """``work`` in one transaction, run to its end even if the caller is cancelled."""
+    async def _write(self, work: Work[_T], *, alone: bool = False) -> _T:
+        """``work`` in one transaction, run to its end even if the caller is cancelled.
+        ``alone``: the work is one statement, its own transaction (no BEGIN and COMMIT to
+        send: two round trips fewer)."""
         self._check_open()
-        task = asyncio.ensure_future(self._transaction(work))
+        task = asyncio.ensure_future(self._transaction(work, alone=alone))
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
         try:
@@ -228,10 +249,13 @@ class PostgresStorage:
                 task.exception()  # retrieved: the caller was cancelled, not told
             raise
 
-    async def _transaction(self, work: Work[_T]) -> _T:
+    async def _transaction(self, work: Work[_T], *, alone: bool = False) -> _T:
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                return await work(conn)
+            async with self._pool.acquire() as conn:
+                if alone:
+                    return await work(conn)
+                async with conn.transaction():
+                    return await work(conn)
         except _FAILURES as exc:
             raise backend_failure(exc) from exc
 
@@ -264,7 +288,8 @@ class PostgresStorage:
                 " ON CONFLICT (chat_key) DO UPDATE"
                 " SET data = excluded.data, updated_at = excluded.updated_at",
                 chat_key, data, now,
-            )
+            ),
+            alone=True,
         )  # fmt: skip
 
     # -- games ----------------------------------------------------------------------------
@@ -297,7 +322,7 @@ class PostgresStorage:
                     chat_key, meta_text, deadline, now,
                 )  # fmt: skip
             except asyncpg.UniqueViolationError as exc:
-                if exc.constraint_name == _ONE_ACTIVE:
+                if exc.constraint_name == ONE_ACTIVE:
                     raise GameExists(chat_key) from exc
                 raise
             c = codec.Commit(
@@ -355,13 +380,13 @@ class PostgresStorage:
         """Atomically replace the game's row and append ``log``, producing version + 1.
 
         Each ``outbox`` payload becomes an outbox entry in the same transaction, claimed until
-        ``claim``; the returned record's ``outbox`` holds their ids. The transaction locks the
-        game's row first, so writers of one game -- in any process -- take turns, and checks the
-        version under that lock: :class:`VersionConflict` (and nothing changed) if another writer
-        committed since the caller loaded the game. With ``match``, the match's statistics are
-        recorded in the same transaction, at most once per game. Raises :class:`GameNotFound` for
-        an unknown id and :class:`GameExists` if re-opening a finished game would give its chat two
-        open games.
+        ``claim``; the returned record's ``outbox`` holds their ids. One statement
+        (`bot.storage.postgres.commit`) locks the game's row, so writers of one game -- in any
+        process -- take turns, and checks the version under that lock: :class:`VersionConflict`
+        (and nothing changed) if another writer committed since the caller loaded the game.
+        With ``match``, the match's statistics are recorded in the same transaction, at most
+        once per game. Raises :class:`GameNotFound` for an unknown id and :class:`GameExists` if
+        re-opening a finished game would give its chat two open games.
         """
         # Checked and serialised before the transaction: a bad state fails fast, holding no lock.
         c = codec.prepare_commit(
@@ -374,38 +399,18 @@ class PostgresStorage:
             else _recorder(game_id, match.results, match.scoring, recorded_at=c.now)
         )
 
-        async def apply(conn: asyncpg.Connection) -> tuple[asyncpg.Record, list[int]]:
-            row: asyncpg.Record | None = await conn.fetchrow(
-                "SELECT version, chat_key, created_at FROM games WHERE id = $1 FOR UPDATE",
-                game_id,
-            )
-            if row is None:
-                raise GameNotFound(game_id)
-            if row["version"] != expected_version:
-                raise VersionConflict(game_id, expected_version, row["version"])
-            try:
-                await conn.execute(
-                    "UPDATE games SET version = $2, status = $3, state = $4, meta = $5,"
-                    " deadline = $6, deadline_claimed_until = 0, updated_at = $7 WHERE id = $1",
-                    game_id, c.version, status, c.state, c.meta, deadline, c.now,
-                )  # fmt: skip
-            except asyncpg.UniqueViolationError as exc:
-                if exc.constraint_name == _ONE_ACTIVE:
-                    raise GameExists(row["chat_key"]) from exc
-                raise
-            if c.log:
-                await conn.executemany(
-                    "INSERT INTO game_log (game_id, version, seq, actor, action, at)"
-                    " VALUES ($1, $2, $3, $4, $5, $6)",
-                    c.log,
-                )
-            if record is not None:
-                await record(conn, row["chat_key"])
-            await listen.notify(conn, game_id, c.version)
-            return row, await _append_outbox(conn, row["chat_key"], c)
+        row: asyncpg.Record
+        if record is None:  # one statement, one round trip (`bot.storage.postgres.commit`)
+            row = await self._write(lambda conn: moved(conn, c, expected_version), alone=True)
+        else:  # the match's last move: its statistics in the same transaction
 
-        row, ids = await self._write(apply)
-        return c.record(row["chat_key"], row["created_at"], ids)
+            async def apply(conn: asyncpg.Connection) -> asyncpg.Record:
+                row = await moved(conn, c, expected_version)
+                await record(conn, row["chat_key"])
+                return row
+
+            row = await self._write(apply)
+        return c.record(row["chat_key"], row["created_at"], list(row["outbox"]))
 
     async def mark_broken(self, game_id: int) -> None:
         """Set a game aside whose stored state cannot be loaded; its chat may start a new one.
@@ -420,7 +425,8 @@ class PostgresStorage:
                 "UPDATE games SET status = 'broken', deadline = NULL, version = version + 1,"
                 " updated_at = $2 WHERE id = $1",
                 game_id, now,
-            )
+            ),
+            alone=True,
         )  # fmt: skip
         if done != "UPDATE 1":
             raise GameNotFound(game_id)
@@ -472,7 +478,8 @@ class PostgresStorage:
                     "UPDATE outbox SET claimed_until = greatest(claimed_until, $1)"
                     " WHERE id = ANY($2::bigint[]) AND sent_at IS NULL",
                     until, known,
-                )
+                ),
+                alone=True,
             )  # fmt: skip
 
     async def finish_outbox(self, entry_id: int, now: float) -> None:
@@ -482,7 +489,8 @@ class PostgresStorage:
                 lambda conn: conn.execute(
                     "UPDATE outbox SET sent_at = $2 WHERE id = $1 AND sent_at IS NULL",
                     entry_id, now,
-                )
+                ),
+                alone=True,
             )  # fmt: skip
 
     async def retry_outbox(self, entry_id: int, at: float) -> None:
@@ -493,7 +501,8 @@ class PostgresStorage:
                     "UPDATE outbox SET attempts = attempts + 1, claimed_until = $2"
                     " WHERE id = $1 AND sent_at IS NULL",
                     entry_id, at,
-                )
+                ),
+                alone=True,
             )  # fmt: skip
 
     async def take_send_slot(
@@ -552,31 +561,38 @@ class PostgresStorage:
         self, prefix: str, now: float, lease: float, limit: int = 100
     ) -> list[tuple[str, float]]:
         """(chat key, deadline) of the open games of chats whose key starts with ``prefix``
-        whose deadline is due (``<= now``) and not claimed (its claim ran out by ``now``),
-        earliest first, each claimed until ``now + lease``.
+        whose deadline is due (``<= now``) and not claimed (its claim ran out by ``now``, or
+        the process that claimed it is gone: `bot.storage.postgres.presence`), earliest first,
+        each claimed until ``now + lease`` by this process.
 
         ``FOR UPDATE SKIP LOCKED``: a row another process is claiming or committing right now
         is skipped, not waited for, and one claimed meanwhile no longer matches once locked
         (PostgreSQL re-checks the condition on the row's newest version), so two claimers never
         get the same deadline while its claim runs.  Any commit of the game clears its claim.
         """
+        owner = None if self._presence is None else self._presence.owner
         rows = await self._write(
             lambda conn: conn.fetch(
-                "UPDATE games SET deadline_claimed_until = $3 WHERE id IN ("
-                f" SELECT id FROM games WHERE deadline <= $2 AND deadline_claimed_until <= $2"
+                "UPDATE games SET deadline_claimed_until = $3, deadline_claimed_by = $5"
+                " WHERE id IN (SELECT id FROM games WHERE deadline <= $2"
+                f" AND (deadline_claimed_until <= $2 OR {GONE})"
                 f" AND {_OPEN_OF_PREFIX} ORDER BY deadline, id LIMIT $4"
                 " FOR UPDATE SKIP LOCKED) RETURNING id, chat_key, deadline",
-                prefix, now, now + lease, limit,
-            )
+                prefix, now, now + lease, limit, owner,
+            ),
+            alone=True,
         )  # fmt: skip
         ordered = sorted(rows, key=lambda r: (r["deadline"], r["id"]))
         return [(r["chat_key"], r["deadline"]) for r in ordered]
 
     async def next_deadline(self, prefix: str) -> float | None:
         """When the earliest deadline of the open games of chats whose key starts with
-        ``prefix`` can be claimed: its time, or for a claimed one when its claim runs out."""
+        ``prefix`` can be claimed: its time, or for one claimed by a live process when its
+        claim runs out."""
         row = await self._row(
-            "SELECT min(greatest(deadline, deadline_claimed_until)) FROM games"
+            # (GONE, which reads pg_locks, only for a deadline still claimed after it is due)
+            "SELECT min(CASE WHEN deadline_claimed_until <= deadline THEN deadline"
+            f" WHEN {GONE} THEN deadline ELSE deadline_claimed_until END) FROM games"
             f" WHERE deadline IS NOT NULL AND {_OPEN_OF_PREFIX}",
             prefix,
         )

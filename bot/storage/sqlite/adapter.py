@@ -26,7 +26,9 @@ How it keeps the port's promises (:mod:`bot.storage.port`):
   one connection, so there every read queues on the write connection's thread, between
   transactions.
 * **One process per file.**  An exclusive lock beside the database (:mod:`.file_lock`) makes a
-  second process fail at :meth:`SqliteStorage.open` with :class:`DatabaseInUse`.
+  second process fail at :meth:`SqliteStorage.open` with :class:`DatabaseInUse`.  So a claim
+  on a deadline found when the file is opened with the lock was left by a process that is
+  gone: it is taken back at once, and its game moves now rather than when the lease runs out.
 
 Schema changes are ``.sql`` files applied when the database is opened (:mod:`.migrate`).
 """
@@ -52,6 +54,7 @@ from bot.storage.port import (
     SendSlot,
     StatRow,
     StorageError,
+    StoragePort,
 )
 from bot.storage.sqlite import game_log, games, refs, stats
 from bot.storage.sqlite import outbox as outbox_table
@@ -74,7 +77,7 @@ MEMORY = ":memory:"
 Params = Sequence[Any] | Mapping[str, Any]
 
 
-class SqliteStorage:
+class SqliteStorage(StoragePort):
     """All persistence for the bot in one SQLite file.  Create with ``await .open(path)``."""
 
     def __init__(
@@ -136,6 +139,8 @@ class SqliteStorage:
                     path, name="storage-read", busy_timeout=busy_timeout, setup=_setup_reader
                 )
                 opened.append(reader)
+            if lock is not None:  # alone on the file: every claim found was a dead process's
+                await writer.run(games.release_claims)
         except BaseException as exc:
             for connection in opened:
                 await connection.close()

@@ -109,6 +109,14 @@ NEXT_DEADLINE: Final = (
 )
 
 
+def release_claims(conn: sqlite3.Connection) -> None:
+    """Take back every claim on a deadline: for a process that holds the file alone, each was
+    left by one that is gone (it would otherwise wait out the claim's lease). Without any, the
+    file is only read (opening an up-to-date file takes no write lock)."""
+    if conn.execute("SELECT 1 FROM games WHERE deadline_claimed_until > 0 LIMIT 1").fetchone():
+        conn.execute("UPDATE games SET deadline_claimed_until = 0 WHERE deadline_claimed_until > 0")
+
+
 def claim_deadlines(prefix: str, now: float, until: float, limit: int) -> Apply:
     """Claim the due, unclaimed deadlines until ``until``; returns ``[(chat key, deadline)]``,
     earliest first.  One write transaction: no other writer (process) runs between the

@@ -33,10 +33,11 @@ from bot.presentation.buttons import BACK, PICK, HandKey, parse
 from bot.presentation.i18n import normalize_lang
 from bot.service import Notice, UnoService
 from bot.telegram.callbacks import Pressed
-from bot.telegram.common import retrying, user_of
+from bot.telegram.common import user_of
 from bot.telegram.inline_results import NO_GAME, NOT_IN_GAME, hand_results, no_game, not_in_game
 from bot.telegram.keyboards import step_keyboard
 from bot.telegram.play_modes import play_here_markup
+from bot.telegram.retry import retrying
 from bot.telegram.sender import Keyboard
 from bot.telegram.stickers import StickerBook
 from bot.telegram.ui import TelegramUI

@@ -13,7 +13,8 @@ from bot.presentation import steps
 from bot.presentation.buttons import LobbyKey, RematchKey
 from bot.service import Outcome, UnoService, User
 from bot.telegram.callbacks import Pressed
-from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
+from bot.telegram.common import Admins, as_admin_if_needed, chat_key, user_of
+from bot.telegram.retry import retrying
 from bot.telegram.ui import TelegramUI
 
 GROUPS = F.chat.type.in_({"group", "supergroup"})

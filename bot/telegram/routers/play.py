@@ -10,7 +10,8 @@ from bot.presentation import steps
 from bot.presentation.buttons import HandKey
 from bot.service import UnoService
 from bot.telegram.callbacks import Pressed
-from bot.telegram.common import chat_key, retrying, user_of
+from bot.telegram.common import chat_key, user_of
+from bot.telegram.retry import retrying
 from bot.telegram.routers.lobby import answer
 from bot.telegram.ui import TelegramUI
 

@@ -16,8 +16,9 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.service import Notice, UnoService
-from bot.telegram.common import chat_key, retrying, user_of
+from bot.telegram.common import chat_key, user_of
 from bot.telegram.pictures import PICTURES
+from bot.telegram.retry import retrying
 from bot.telegram.ui import TURN_PING, TelegramUI
 
 PRIVATE = F.chat.type == "private"

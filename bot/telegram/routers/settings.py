@@ -18,9 +18,10 @@ from bot.presentation.buttons import SettingKey
 from bot.service import UnoService
 from bot.service.chat_settings import ChatSettings
 from bot.telegram.callbacks import Pressed
-from bot.telegram.common import Admins, as_admin_if_needed, chat_key, retrying, user_of
+from bot.telegram.common import Admins, as_admin_if_needed, chat_key, user_of
 from bot.telegram.keyboards import settings_keyboard
 from bot.telegram.play_modes import settings_line
+from bot.telegram.retry import retrying
 from bot.telegram.sender import Keyboard
 from bot.telegram.ui import TelegramUI
 
