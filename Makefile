@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test lint run bench bench-ai clean
+.PHONY: test lint run bench bench-ai clean chromium
 
 $(BIN)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,16 @@ lint: $(BIN)/.dev
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+# The web table's browser tests drive Debian's chromium (Playwright's own browser download is not
+# reachable everywhere): installed here, with a color emoji font for the screenshots, when missing
+# and we may (root with apt-get); elsewhere those tests skip, saying why.
+chromium:
+	@if { [ ! -x /usr/bin/chromium ] || [ ! -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; } \
+		&& [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		(apt-get update -qq && apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null) \
+		|| echo "chromium could not be installed: the browser tests will be skipped"; fi
+
+test: lint chromium
 	$(BIN)/pytest -q -n 2
 
 run: $(BIN)/.dev

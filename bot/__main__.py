@@ -79,6 +79,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser._optionals.title = t("console-help-options")
     parser.add_argument("-h", "--help", action="help", help=t("console-help-help"))
     parser.add_argument("--console", action="store_true", help=t("console-help-console"))
+    parser.add_argument("--web", action="store_true", help=t("console-help-web"))
     parser.add_argument("--lang", metavar="{" + ",".join(LANGS) + "}", help=t("console-help-lang"))
     parser.add_argument(
         "--preset", metavar="{" + ",".join(PRESET_NAMES) + "}", help=t("console-help-preset")
@@ -149,6 +150,19 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def run_web(args: argparse.Namespace, settings: Settings) -> int:
+    """The web table on 127.0.0.1 against computer players (bot.web.local), its own file."""
+    from bot.web.local import BOT_DELAY, run_local
+
+    storage = await Storage.open(console_path(args, settings).with_name("web.sqlite3"))
+    try:
+        service = UnoService(storage, bot_delay=BOT_DELAY, lobby_idle=None)
+        await service.start()
+        return await run_local(service, args, settings)
+    finally:
+        await storage.close()
+
+
 async def run_chats(settings: Settings) -> int:
     storage = await open_storage(settings.database)
     try:
@@ -211,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = Settings()
     level = settings.log_level.upper()
+    if args.web:
+        logging.basicConfig(level=level, format=LOG_FORMAT)
+        try:
+            return asyncio.run(run_web(args, settings))
+        except KeyboardInterrupt:
+            return 130
     if args.console or (settings.telegram_token is None and settings.discord_token is None):
         # The terminal belongs to the game: the log goes to a file next to its database.
         log_file = console_path(args, settings).with_suffix(".log")

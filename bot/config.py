@@ -63,6 +63,16 @@ class Settings(BaseSettings):
     discord_shard_count: int | None = Field(default=None, gt=0)
     discord_shard_ids: Annotated[list[int] | None, NoDecode] = None
 
+    # The web table (bot/web, a Telegram Mini App): its public HTTPS address (no button in the
+    # chats without it), the Mini App's short name registered with BotFather (the group's
+    # button opens https://t.me/<bot>/<name>?startapp=<game>), where it listens, and how many
+    # seconds Telegram's launch data (initData) stays valid.
+    webapp_url: str | None = None
+    webapp_name: str | None = None
+    web_host: str = "127.0.0.1"
+    web_port: int = Field(default=8081, gt=0, lt=65536)
+    webapp_max_age: float = Field(default=86400.0, gt=0)
+
     @field_validator("discord_shard_ids", mode="before")
     @classmethod
     def _shard_ids(cls, value: object) -> object:

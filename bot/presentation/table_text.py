@@ -39,30 +39,34 @@ class TableText(Words):
         lines.append("")
         lines.extend(self.seat(view, seat, names) for seat in view.seats)
         lines.append("")
-        if view.status == "running" and view.current is not None:
-            who = self.name(lang, view.current, names)
-            if view.pending_target is not None:
-                answer = self.penalty_answer(view.top, view.rules)
-                lines.append(
-                    self.t(
-                        lang, "table-pending", name=who, count=view.pending_amount, answer=answer
-                    )
-                )
-            else:
-                lines.append(self.t(lang, "table-turn", name=who))
-            if view.timer is not None and not is_bot(view.current):
-                lines.append(self.t(lang, "table-timer", seconds=view.timer))
-        elif view.status == "finished":
-            winners = ", ".join(self.name(lang, w, names) for w in view.winners)
-            lines.append(self.t(lang, "table-finished", names=winners, count=len(view.winners)))
-        elif view.status == "killed":
-            lines.append(self.t(lang, "table-killed"))
+        lines.extend(self.turn_lines(view, names))
         texts = self.events(lang, view.recent, names, view.colorblind, scoring=view.rules.scoring)
         if recent and texts:
             lines.append("")
             lines.append(self.t(lang, "table-recent"))
             lines.extend("• " + text for text in texts[-5:])
         return "\n".join(lines)
+
+    def turn_lines(self, view: TableView, names: Mapping[str, str]) -> list[str]:
+        """Who is to act and on what (with the turn timer), or how the game ended."""
+        lang = view.lang
+        if view.status == "running" and view.current is not None:
+            who = self.name(lang, view.current, names)
+            if view.pending_target is not None:
+                answer = self.penalty_answer(view.top, view.rules)
+                count = view.pending_amount
+                lines = [self.t(lang, "table-pending", name=who, count=count, answer=answer)]
+            else:
+                lines = [self.t(lang, "table-turn", name=who)]
+            if view.timer is not None and not is_bot(view.current):
+                lines.append(self.t(lang, "table-timer", seconds=view.timer))
+            return lines
+        if view.status == "finished":
+            winners = ", ".join(self.name(lang, w, names) for w in view.winners)
+            return [self.t(lang, "table-finished", names=winners, count=len(view.winners))]
+        if view.status == "killed":
+            return [self.t(lang, "table-killed")]
+        return []
 
     def top_line(self, lang: str, top: Card, color: Color | None, colorblind: bool) -> str:
         """The discard pile's top card and the color in play."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from bot.service.alarms import Alarms
@@ -18,6 +18,7 @@ from bot.service.chat_settings import ChatSettings
 from bot.service.clock import DEADLINE_LEASE, DEADLINE_POLL, Clock
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.gate import WIDTH, Gate
+from bot.service.live import LiveViews
 from bot.service.lobby import LobbyCases
 from bot.service.outbox import LEASE, OutboxPort
 from bot.service.outcome import ANNOUNCED, Entries, Notice, Outcome, User, public_event
@@ -98,10 +99,12 @@ class UnoService:
             SendBudget(storage, clock),
             sole_process=storage.sole_process,
         )
+        self.changes = self.uow.changes  # committed changes, for views pushed live (web table)
         self._lobby = LobbyCases(self.uow, seed)
         self._play = PlayCases(self.uow)
         self._settings = SettingsCases(self.uow)
         self._queries = Queries(self.uow)
+        self._live = LiveViews(self.uow)
         self._statistics = Statistics(storage, settings)
         self._clock = Clock(self.uow, storage, lease=deadline_lease, poll=deadline_poll)
 
@@ -124,6 +127,10 @@ class UnoService:
     def wake(self) -> None:
         """Make the timer loops look at the deadlines now (a fake clock moved)."""
         self.alarms.wake()
+
+    async def follow_changes(self) -> None:
+        """Feed `changes` with other processes' commits until cancelled (`bot.service.changes`)."""
+        await self.changes.follow(self.storage)
 
     # ------------------------------------------------------------------ settings
 
@@ -227,6 +234,10 @@ class UnoService:
         self, user: User, *, chat_key: str | None = None, game_id: int | None = None
     ) -> Outcome:
         return await self._queries.hand(user, chat_key=chat_key, game_id=game_id)
+
+    async def live(self, game_id: int, players: Collection[str]) -> Outcome:
+        """A game's table and the hands of `players` in it, for a page that shows it live."""
+        return await self._live.views(game_id, players)
 
     async def running_games(self) -> list[GameRecord]:
         return await self._queries.running_games()

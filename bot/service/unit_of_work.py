@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.service import computer, projection
 from bot.service.alarms import Alarms
+from bot.service.changes import Changes
 from bot.service.chat_settings import ChatSettings
 from bot.service.deadlines import next_turn
 from bot.service.gate import Busy, Gate
@@ -79,6 +80,7 @@ class UnitOfWork:
         # them), claimed for `outbox_lease` seconds by this process.
         self.outbox_prefixes: set[str] = set()
         self.outbox_lease = outbox_lease
+        self.changes = Changes()  # every commit of a game, for views pushed live (the web table)
         # A lock exists while someone holds or awaits it: an idle chat's lock is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         # game id -> (version, engine) of running games only: a game that ends leaves it.
@@ -365,6 +367,7 @@ class Work:
         )
         self._entries(rec.id, rec.outbox)
         self.uow.alarms.arm(self.chat_key, deadline)
+        self.uow.changes.publish(rec.id, rec.version)
         if settings.lang is None:
             chosen = ChatSettings.from_dict({**settings.to_dict(), "lang": lang})
             try:
@@ -496,6 +499,7 @@ class Work:
         self.uow.cache(match)
         self._taken = None
         self.uow.alarms.arm(self.chat_key, deadline)
+        self.uow.changes.publish(match.id, match.version)
         return match
 
     def _deadline(self, match: Match, events: list[Event], settings: ChatSettings) -> float | None:

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ADAPTERS = ("bot/telegram", "bot/discord", "bot/console")
+ADAPTERS = ("bot/telegram", "bot/discord", "bot/console", "bot/web")
 NEUTRAL = (
     "bot/presentation/buttons.py",
     "bot/presentation/steps.py",

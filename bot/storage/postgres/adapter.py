@@ -54,6 +54,7 @@ from bot.storage.port import (
     StorageError,
     StoragePort,
 )
+from bot.storage.postgres import listen
 from bot.storage.postgres.commit import ONE_ACTIVE, moved
 from bot.storage.postgres.migrate import migrate
 from bot.storage.postgres.presence import GONE, Presence
@@ -99,7 +100,8 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     transaction: nothing. Its default (RESET ALL, CLOSE ALL, UNLISTEN *, and unlocking every
     advisory lock) costs a round trip per use, and the storage leaves none of those behind:
     its settings are the connection's own from the start, its advisory locks end with their
-    transaction, and it opens no cursor and listens to nothing."""
+    transaction, it opens no cursor, and the one connection that listens (`listen.follow`)
+    stops listening before it goes back."""
 
 
 def backend_failure(exc: BaseException) -> BaseException:
@@ -206,6 +208,13 @@ class PostgresStorage(StoragePort):
     def sole_process(self) -> bool:
         """Never: any number of processes may share the database."""
         return False
+
+    async def listen_changes(
+        self, publish: Callable[[int, int], None], gap: Callable[[], None]
+    ) -> None:
+        """Hand every process's commits to `publish` until cancelled (`bot.storage.postgres.
+        listen`); cancel it before `close`, which waits for its connection."""
+        await listen.follow(self._pool, publish, gap)
 
     # -- plumbing -------------------------------------------------------------------------
 
@@ -319,6 +328,7 @@ class PostgresStorage(StoragePort):
             c = codec.Commit(
                 game_id, "lobby", 0, None, meta_text, deadline, now, [], payloads, claim
             )
+            await listen.notify(conn, game_id, 0)
             return game_id, await _append_outbox(conn, chat_key, c)
 
         game_id, ids = await self._write(insert)

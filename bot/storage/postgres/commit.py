@@ -1,17 +1,12 @@
 """A move's commit in one statement: one round trip to the server.
 
-The game's row, its log rows and its outbox entries are written by one statement of
-data-modifying CTEs, run on its own (its own transaction: all of it or none of it, durable
-before the server answers). The UPDATE takes the row's lock and checks the version in its
-WHERE, re-checked on the newest version if another writer committed meanwhile (READ COMMITTED),
-so of two writers of one version exactly one matches; the INSERTs take their rows from the
-UPDATE's, so nothing is logged or queued when it matched nothing. Only then is the row read
-again, to tell an unknown game from a version conflict.
-
-Asked the round trips of a move before (lock, load, check, write state, log, outbox, and the
-pool's reset of every connection it hands back), there were nine: the load (2: the read and the
-reset) and the commit (7: BEGIN, SELECT ... FOR UPDATE, UPDATE, the log, the outbox, COMMIT,
-the reset). Now there are two, each a prepared statement asyncpg keeps per connection.
+The game's row, its log rows, its outbox entries and the change's notification (`listen`) come
+from one statement of data-modifying CTEs, run on its own: its own transaction, all of it or
+none of it, durable before the server answers. The UPDATE takes the row's lock and checks the
+version in its WHERE, re-checked on the newest version if another writer committed meanwhile
+(READ COMMITTED), so of two writers of one version exactly one matches; the rest take their
+rows from the UPDATE's, so nothing is logged, queued or announced when it matched nothing.
+Only then is the row read again, to tell an unknown game from a version conflict.
 """
 
 from __future__ import annotations
@@ -21,6 +16,7 @@ from typing import Any, Final
 import asyncpg
 
 from bot.storage import codec
+from bot.storage.postgres import listen
 from bot.storage.port import GameExists, GameNotFound, VersionConflict
 
 ONE_ACTIVE: Final = "games_one_active_per_chat"
@@ -30,7 +26,7 @@ WITH moved AS (
     UPDATE games SET version = $3, status = $4, state = $5, meta = $6, deadline = $7,
         deadline_claimed_until = 0, updated_at = $8
     WHERE id = $1 AND version = $2
-    RETURNING chat_key, created_at
+    RETURNING id, version, chat_key, created_at
 ), logged AS (
     INSERT INTO game_log (game_id, version, seq, actor, action, at)
     SELECT $1, $3, l.seq, l.actor, l.action, l.at
@@ -42,8 +38,10 @@ WITH moved AS (
     FROM moved, unnest($13::text[]) WITH ORDINALITY AS o (payload, n)
     ORDER BY o.n
     RETURNING id
+), told AS (
+    SELECT pg_notify($15, moved.id::text || ':' || moved.version::text) FROM moved
 )
-SELECT chat_key, created_at, ARRAY(SELECT id FROM queued ORDER BY id) AS outbox FROM moved
+SELECT chat_key, created_at, ARRAY(SELECT id FROM queued ORDER BY id) AS outbox FROM moved, told
 """
 
 
@@ -52,7 +50,7 @@ def arguments(c: codec.Commit, expected_version: int) -> tuple[Any, ...]:
     return (
         c.game_id, expected_version, c.version, c.status, c.state, c.meta, c.deadline, c.now,
         [row[2] for row in log], [row[3] for row in log], [row[4] for row in log],
-        [row[5] for row in log], c.outbox, c.claim,
+        [row[5] for row in log], c.outbox, c.claim, listen.CHANNEL,
     )  # fmt: skip
 
 
