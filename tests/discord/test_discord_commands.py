@@ -235,6 +235,7 @@ async def test_run_discord_passes_the_secret_and_never_logs_it(
 
     class _Service:
         storage = None
+        clock = None  # the deadlines the timer loop is given, never run here
 
     await run_discord(settings, _Service())  # type: ignore[arg-type]
     assert seen == [secret]
