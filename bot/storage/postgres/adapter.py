@@ -1,14 +1,15 @@
 """The PostgreSQL adapter of the storage port: several bot processes over one database.
 
-`PostgresStorage` is its concerns put together (games, outbox, deadlines, settings,
-statistics, refs, send budget: a module each) over one pool (`.base`); this module opens and
-closes it.  The database keeps the port's promises across processes: a game's row lock and
-version check serialise its writers (`.commit`), ``COMMIT`` returns only once the WAL is
-flushed, ``lock_timeout`` bounds a wait for another connection's lock, and the partial unique
-index ``games_one_active_per_chat`` keeps one open game per chat.  There is no group commit as
-in the SQLite adapter: PostgreSQL already shares one WAL flush among the transactions that
-commit together, each on its own pooled connection.  Schema changes are ``.sql`` files applied
-when the storage opens (`.migrate`).
+`PostgresStorage` is its concerns put together (games, outbox, deadlines, settings, statistics,
+refs, send budget: a module each) over one pool (`.base`); this module opens and closes it. The
+database keeps the port's promises across processes: a game's row lock and version check
+serialise its writers (`.commit`), ``COMMIT`` returns only once the WAL is flushed,
+``lock_timeout`` bounds a wait for another connection's lock, and the partial unique index
+``games_one_active_per_chat`` keeps one open game per chat. There is no group commit as in the
+SQLite adapter: PostgreSQL already shares one WAL flush among the transactions that commit
+together, each on its own pooled connection. Schema changes are ``.sql`` files applied when the
+storage opens (`.migrate`). A method's contract is the port's; the concerns' docstrings say only
+what this backend adds to it.
 """
 
 from __future__ import annotations

@@ -47,13 +47,6 @@ class Games(PostgresBase, GameStorage):
         outbox: Sequence[dict[str, Any]] = (),
         claim: float = 0.0,
     ) -> GameRecord:
-        """Open a lobby (version 0, no engine state yet), due to expire at ``deadline``.
-
-        Raises :class:`GameExists` if the chat already has a lobby or running game; the partial
-        unique index decides, so this is race-free across processes.  Each ``outbox`` payload
-        becomes an outbox entry of the new game in the same transaction, claimed until
-        ``claim``; the returned record's ``outbox`` holds their ids.
-        """
         meta_text, now = codec.dumps(meta), self._clock()
         payloads = [codec.dumps(payload) for payload in outbox]
 
@@ -87,11 +80,9 @@ class Games(PostgresBase, GameStorage):
         return await self._game(_BY_ID, game_id)
 
     async def active_game(self, chat_key: str) -> GameRecord | None:
-        """The chat's lobby or running game, if any."""
         return await self._game(_ACTIVE, chat_key)
 
     async def last_game(self, chat_key: str) -> GameRecord | None:
-        """The chat's newest game, whatever its status (None if it never had one)."""
         return await self._game(_LAST, chat_key)
 
     async def active_games(self) -> list[GameRecord]:
@@ -172,7 +163,6 @@ class Games(PostgresBase, GameStorage):
             raise GameNotFound(game_id)
 
     async def log(self, game_id: int) -> list[LogEntry]:
-        """The game's applied actions in the order they were committed."""
         if not codec.known_id(game_id):
             return []
         rows = await self._rows(

@@ -72,7 +72,6 @@ class Outbox(PostgresBase, OutboxStorage):
         return await self._write(take)
 
     async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
-        """Keep the claims of entries still being delivered until at least ``until``."""
         known = [i for i in entry_ids if codec.known_id(i)]
         if known:
             await self._write(
@@ -85,7 +84,6 @@ class Outbox(PostgresBase, OutboxStorage):
             )  # fmt: skip
 
     async def finish_outbox(self, entry_id: int, now: float) -> None:
-        """Mark an entry sent; idempotent (the first time is kept)."""
         if codec.known_id(entry_id):
             await self._write(
                 lambda conn: conn.execute(
@@ -96,7 +94,6 @@ class Outbox(PostgresBase, OutboxStorage):
             )  # fmt: skip
 
     async def retry_outbox(self, entry_id: int, at: float) -> None:
-        """Count a failed delivery; the entry may be claimed again from ``at``."""
         if codec.known_id(entry_id):
             await self._write(
                 lambda conn: conn.execute(

@@ -17,7 +17,6 @@ class Settings(PostgresBase, SettingsStorage):
         return None if row is None else codec.settings_object(row[0])
 
     async def put_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
-        """Replace the chat's settings wholesale (the caller merges if it wants to)."""
         data, now = codec.dumps(settings), self._clock()
         await self._write(
             lambda conn: conn.execute(

@@ -52,7 +52,6 @@ class Statistics(PostgresBase, StatisticsStorage):
         await self._write(lambda conn: record(conn, chat_key))
 
     async def unrecorded_finished_games(self) -> list[GameRecord]:
-        """Finished games whose match statistics were never recorded, oldest first."""
         return await self._games(_UNRECORDED)
 
     async def leaderboard(

@@ -2,12 +2,13 @@
 
 `SqliteStorage` is its concerns put together (games, outbox, deadlines, settings, statistics,
 refs, send budget: a module each) over two connections (`.base`); this module opens and closes
-them.  Every write is a request of the group commit (`.group_commit`): ``BEGIN IMMEDIATE``
+them. Every write is a request of the group commit (`.group_commit`): ``BEGIN IMMEDIATE``
 transactions, each fsynced (``synchronous=FULL``, since with ``NORMAL`` the last commits may
 roll back in a power loss and desynchronise the chats) and shared by the writes that queued
-meanwhile.  A busy timeout makes a write wait for another connection's lock rather than fail
-at once.  An exclusive lock beside the file (`.file_lock`) keeps a second process out.
-Schema changes are ``.sql`` files applied when the database is opened (`.migrate`).
+meanwhile. A busy timeout makes a write wait for another connection's lock rather than fail at
+once. An exclusive lock beside the file (`.file_lock`) keeps a second process out. Schema
+changes are ``.sql`` files applied when the database is opened (`.migrate`). A method's contract
+is the port's; the concerns' docstrings say only what this backend adds to it.
 """
 
 from __future__ import annotations

@@ -140,13 +140,6 @@ class Games(SqliteBase, GameStorage):
         outbox: Sequence[dict[str, Any]] = (),
         claim: float = 0.0,
     ) -> GameRecord:
-        """Open a lobby (version 0, no engine state yet), due to expire at ``deadline``.
-
-        Raises :class:`GameExists` if the chat already has a lobby or running game; the partial
-        unique index decides, so this is race-free across processes.  Each ``outbox`` payload
-        becomes an outbox entry of the new game in the same transaction, claimed until
-        ``claim``; the returned record's ``outbox`` holds their ids.
-        """
         meta_text = codec.dumps(meta)
         now = self._clock()
         payloads = [codec.dumps(payload) for payload in outbox]
@@ -172,11 +165,9 @@ class Games(SqliteBase, GameStorage):
         return await self._game(BY_ID, (game_id,))
 
     async def active_game(self, chat_key: str) -> GameRecord | None:
-        """The chat's lobby or running game, if any."""
         return await self._game(ACTIVE_GAME, (chat_key,))
 
     async def last_game(self, chat_key: str) -> GameRecord | None:
-        """The chat's newest game, whatever its status (None if it never had one)."""
         return await self._game(LAST_GAME, (chat_key,))
 
     async def active_games(self) -> list[GameRecord]:
@@ -264,7 +255,6 @@ class Games(SqliteBase, GameStorage):
         await self._write(_mark_broken(game_id, self._clock()))
 
     async def log(self, game_id: int) -> list[LogEntry]:
-        """The game's applied actions in the order they were committed."""
         if not codec.known_id(game_id):
             return []
         return game_log.decode(await self._rows(game_log.BY_GAME, (game_id,)))

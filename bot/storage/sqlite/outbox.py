@@ -103,17 +103,14 @@ class Outbox(SqliteBase, OutboxStorage):
         return await self._write(_claim(prefix, now, lease, limit))
 
     async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
-        """Keep the claims of entries still being delivered until at least ``until``."""
         known = [i for i in entry_ids if codec.known_id(i)]
         if known:
             await self._write(_extend(known, until))
 
     async def finish_outbox(self, entry_id: int, now: float) -> None:
-        """Mark an entry sent; idempotent (the first time is kept)."""
         if codec.known_id(entry_id):
             await self._write(_finish(entry_id, now))
 
     async def retry_outbox(self, entry_id: int, at: float) -> None:
-        """Count a failed delivery; the entry may be claimed again from ``at``."""
         if codec.known_id(entry_id):
             await self._write(_retry(entry_id, at))

@@ -38,5 +38,4 @@ class Settings(SqliteBase, SettingsStorage):
         return _decode(await self._row(GET, (chat_key,)))
 
     async def put_settings(self, chat_key: str, settings: dict[str, Any]) -> None:
-        """Replace the chat's settings wholesale (the caller merges if it wants to)."""
         await self._write(_put(chat_key, codec.dumps(settings), self._clock()))
