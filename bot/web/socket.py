@@ -17,6 +17,7 @@ oversized or too frequent message) never reaches the service's use cases: nothin
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ from bot.presentation import notes
 from bot.presentation.buttons import HandKey, parse
 from bot.presentation.render import Renderer
 from bot.presentation.steps import STALE, press
-from bot.service import Notice, UnoService
+from bot.service import Notice, Outcome, UnoService
 from bot.service.chat_keys import TELEGRAM, prefix
 from bot.service.outcome import lang_of
 from bot.web import frames
@@ -49,12 +50,22 @@ CLOSE_TOO_BIG = 4413
 CLOSE_FLOOD = 4429
 
 
+Publish = Callable[[Outcome], Awaitable[None]]
+
+
 @dataclass
 class Context:
     service: UnoService
     renderer: Renderer
     auth: Auth
     hub: Hub
+    # The chats' side of a move made here (`bot.web.app.Relay`): the group's table and the
+    # players' private hands are updated at once, as after a press in the chat.
+    publish: Publish | None = None
+
+    async def published(self, out: Outcome) -> None:
+        if self.publish is not None and out.error is None:
+            await self.publish(out)
 
 
 WEB: web.AppKey[Context] = web.AppKey("web", Context)
@@ -163,6 +174,7 @@ async def _press(ctx: Context, page: Page, data: str) -> None:
         await hub.push(page.game, only=page)
     else:  # the move's state comes through the feed; what only this player may read, now
         page.step = None
+        await ctx.published(done.out)
         colorblind = r.colorblind(done.out)
         for line in notes.private(r, done.out, page.user.id, colorblind):
             await page.send(frames.notice(r, page.lang, line, error=False))
@@ -177,3 +189,4 @@ async def _leave(ctx: Context, page: Page) -> None:
     done = await ctx.service.leave(table.chat_key, page.user)
     if done.error is not None:
         await page.send(frames.notice(ctx.renderer, page.lang, done.error))
+    await ctx.published(done)
