@@ -82,12 +82,18 @@ class Relay:
 
 
 def make_app(
-    service: UnoService, renderer: Renderer, auth: Auth, publish: socket.Publish | None = None
+    service: UnoService,
+    renderer: Renderer,
+    auth: Auth,
+    publish: socket.Publish | None = None,
+    rematch: socket.Rematch | None = None,
 ) -> web.Application:
-    """`publish`: the chats' side of a move made on a page (None: only pages show the game)."""
+    """`publish`: the chats' side of a move made on a page (None: only pages show the game);
+    `rematch`: a new match offered on the page after one ends (a local table)."""
     app = web.Application()
     hub = Hub(service, renderer)
-    app[socket.WEB] = socket.Context(service, renderer, auth, hub, publish)
+    hub.rematch = rematch is not None
+    app[socket.WEB] = socket.Context(service, renderer, auth, hub, publish, rematch)
     app.router.add_get("/", index)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/ws", socket.handle)

@@ -25,10 +25,10 @@ from aiohttp import WSMsgType, web
 from aiolimiter import AsyncLimiter
 
 from bot.presentation import notes
-from bot.presentation.buttons import HandKey, parse
+from bot.presentation.buttons import HandKey, RematchKey, parse
 from bot.presentation.render import Renderer
 from bot.presentation.steps import STALE, press
-from bot.service import Notice, Outcome, UnoService
+from bot.service import Notice, Outcome, UnoService, User
 from bot.service.chat_keys import TELEGRAM, prefix
 from bot.service.outcome import lang_of
 from bot.web import frames
@@ -51,6 +51,8 @@ CLOSE_FLOOD = 4429
 
 
 Publish = Callable[[Outcome], Awaitable[None]]
+# A new match at the table of a finished one (the player, that game): its game id, or why not.
+Rematch = Callable[[User, int], Awaitable[int | Notice]]
 
 
 @dataclass
@@ -62,6 +64,7 @@ class Context:
     # The chats' side of a move made here (`bot.web.app.Relay`): the group's table and the
     # players' private hands are updated at once, as after a press in the chat.
     publish: Publish | None = None
+    rematch: Rematch | None = None  # offered after a match (a local table)
 
     async def published(self, out: Outcome) -> None:
         if self.publish is not None and out.error is None:
@@ -159,6 +162,9 @@ async def _press(ctx: Context, page: Page, data: str) -> None:
     """A hand button of this page's game, through the chats' `press`."""
     r, hub = ctx.renderer, ctx.hub
     key = parse(data)
+    if isinstance(key, RematchKey) and ctx.rematch is not None and key.game == page.game:
+        await _rematch(ctx, page, ctx.rematch)
+        return
     if not isinstance(key, HandKey) or key.game != page.game:
         await page.send(frames.notice(r, page.lang, STALE))
         await hub.push(page.game, only=page)
@@ -178,6 +184,16 @@ async def _press(ctx: Context, page: Page, data: str) -> None:
         colorblind = r.colorblind(done.out)
         for line in notes.private(r, done.out, page.user.id, colorblind):
             await page.send(frames.notice(r, page.lang, line, error=False))
+
+
+async def _rematch(ctx: Context, page: Page, rematch: Rematch) -> None:
+    """A new match after this page's one ended; the page moves to it."""
+    game = await rematch(page.user, page.game)
+    if isinstance(game, Notice):
+        await page.send(frames.notice(ctx.renderer, page.lang, game))
+        await ctx.hub.push(page.game, only=page)
+        return
+    await ctx.hub.move(page, game)
 
 
 async def _leave(ctx: Context, page: Page) -> None:
