@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from aiohttp import ClientWebSocketResponse
 
 from bot.presentation.i18n import get_i18n
@@ -58,21 +59,21 @@ async def game_now(r: Rig) -> Game:
     return Game.from_dict(rec.state)
 
 
-def two(hands: dict[str, str], rules: Rules | None = None, **kwargs: Any) -> Game:
+def dealt(hands: dict[str, str], rules: Rules | None = None) -> Game:
+    """Anna's turn on a red 1, the others in the order of `hands`."""
     return Game.from_position(
-        players=[ANNA.id, BORIS.id],
+        players=list(hands),
         hands=hands,
         discard="r1",
         draw="r9 y3 y4 y5 y6 y7 y8 y9 b1 b2 b3",  # the first card drawn fits the red 1
         rules=rules or Rules.preset("classic"),
         current=ANNA.id,
-        **kwargs,
     )
 
 
 async def test_draw_then_pass(tmp_path: Path) -> None:
     async with rig(tmp_path) as r:
-        anna, _boris = await table(r, two({ANNA.id: "b5 g2", BORIS.id: "y1 y2"}), ANNA, BORIS)
+        anna, _boris = await table(r, dealt({ANNA.id: "b5 g2", BORIS.id: "y1 y2"}), ANNA, BORIS)
         first = await receive(anna, "state")
         assert set(acts(first)) == {"draw"}  # nothing to play: draw is the one move
         await anna.send_json({"t": "press", "key": acts(first)["draw"]})
@@ -86,7 +87,7 @@ async def test_draw_then_pass(tmp_path: Path) -> None:
 
 async def test_uno_called_on_the_page_keeps_the_last_card_safe(tmp_path: Path) -> None:
     async with rig(tmp_path) as r:
-        anna, boris = await table(r, two({ANNA.id: "r5 r7", BORIS.id: "y1 y2"}), ANNA, BORIS)
+        anna, boris = await table(r, dealt({ANNA.id: "r5 r7", BORIS.id: "y1 y2"}), ANNA, BORIS)
         first = await receive(anna, "state")
         await anna.send_json({"t": "press", "key": acts(first)["uno"]})
         called = await state_at(anna, first["table"]["version"] + 1)
@@ -99,7 +100,7 @@ async def test_uno_called_on_the_page_keeps_the_last_card_safe(tmp_path: Path) -
 
 async def test_a_forgotten_uno_is_caught_from_the_other_page(tmp_path: Path) -> None:
     async with rig(tmp_path) as r:
-        anna, boris = await table(r, two({ANNA.id: "r5 r7", BORIS.id: "y1 y2"}), ANNA, BORIS)
+        anna, boris = await table(r, dealt({ANNA.id: "r5 r7", BORIS.id: "y1 y2"}), ANNA, BORIS)
         first = await receive(anna, "state")
         await anna.send_json({"t": "press", "key": card_key(first, "r7")})  # no UNO called
         seen = await state_at(boris, first["table"]["version"] + 1)
@@ -110,9 +111,19 @@ async def test_a_forgotten_uno_is_caught_from_the_other_page(tmp_path: Path) -> 
         assert "catch" not in acts(caught)
 
 
-async def test_a_wild_draw_four_accepted(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("answer", "anna_has", "boris_has"),
+    [
+        ("accept", 2, 6),  # Boris takes the four
+        # Anna held a red card that matched the red 1: her Wild Draw Four was a bluff.
+        ("challenge", 6, 2),
+    ],
+)
+async def test_a_wild_draw_four_accepted_or_challenged(
+    tmp_path: Path, answer: str, anna_has: int, boris_has: int
+) -> None:
     async with rig(tmp_path) as r:
-        position = two({ANNA.id: "wild4 r5 g2", BORIS.id: "y1 y2"})
+        position = dealt({ANNA.id: "wild4 r5 g2", BORIS.id: "y1 y2"})
         anna, boris = await table(r, position, ANNA, BORIS)
         first = await receive(anna, "state")
         await anna.send_json({"t": "press", "key": card_key(first, "wild4")})
@@ -120,38 +131,15 @@ async def test_a_wild_draw_four_accepted(tmp_path: Path) -> None:
         await anna.send_json({"t": "press", "key": step["options"][3]["key"]})
         pending = await state_at(boris, first["table"]["version"] + 1)
         assert {"accept", "challenge"} <= set(acts(pending))
-        await boris.send_json({"t": "press", "key": acts(pending)["accept"]})
+        await boris.send_json({"t": "press", "key": acts(pending)[answer]})
         after = await state_at(boris, pending["table"]["version"] + 1)
-        assert counts(after)[BORIS.id] == 6 and counts(after)[ANNA.id] == 2
-
-
-async def test_a_bluffed_wild_draw_four_challenged(tmp_path: Path) -> None:
-    async with rig(tmp_path) as r:
-        # Anna holds a red card that matches the red 1: her Wild Draw Four is a bluff.
-        position = two({ANNA.id: "wild4 r5 g2", BORIS.id: "y1 y2"})
-        anna, boris = await table(r, position, ANNA, BORIS)
-        first = await receive(anna, "state")
-        await anna.send_json({"t": "press", "key": card_key(first, "wild4")})
-        step = (await receive(anna, "state"))["hand"]["step"]
-        await anna.send_json({"t": "press", "key": step["options"][3]["key"]})
-        pending = await state_at(boris, first["table"]["version"] + 1)
-        await boris.send_json({"t": "press", "key": acts(pending)["challenge"]})
-        after = await state_at(boris, pending["table"]["version"] + 1)
-        assert counts(after)[ANNA.id] == 6 and counts(after)[BORIS.id] == 2
+        assert (counts(after)[ANNA.id], counts(after)[BORIS.id]) == (anna_has, boris_has)
 
 
 async def test_a_jump_in_from_the_page_of_a_player_out_of_turn(tmp_path: Path) -> None:
     async with rig(tmp_path) as r:
-        rules = Rules.preset("house")
         hands = {ANNA.id: "y5 g3", BORIS.id: "g4 b6", VERA.id: "r1 y8 b2"}
-        position = Game.from_position(
-            players=[ANNA.id, BORIS.id, VERA.id],
-            hands=hands,
-            discard="r1",
-            draw="b9 y3 y4 y5 y6 y7 y8 y9 b1 b2 b3",
-            rules=rules,
-            current=ANNA.id,
-        )
+        position = dealt(hands, Rules.preset("house"))
         anna, _boris, vera = await table(r, position, ANNA, BORIS, VERA)
         first = await receive(vera, "state")
         assert first["table"]["seats"][0]["current"]  # Anna's turn, not Vera's
@@ -162,16 +150,8 @@ async def test_a_jump_in_from_the_page_of_a_player_out_of_turn(tmp_path: Path) -
 
 async def test_a_sevens_partner_chosen_on_the_page(tmp_path: Path) -> None:
     async with rig(tmp_path) as r:
-        rules = Rules(seven_zero=True)
         hands = {ANNA.id: "r7 g3 b3", BORIS.id: "g4", VERA.id: "r2 y8 b2 y1 y2"}
-        position = Game.from_position(
-            players=[ANNA.id, BORIS.id, VERA.id],
-            hands=hands,
-            discard="r1",
-            draw="b9 y3 y4 y5 y6 y7 y8 y9 b1 b2 b3",
-            rules=rules,
-            current=ANNA.id,
-        )
+        position = dealt(hands, Rules(seven_zero=True))
         anna, _boris, _vera = await table(r, position, ANNA, BORIS, VERA)
         first = await receive(anna, "state")
         seven = card_key(first, "r7")
@@ -190,7 +170,7 @@ async def test_a_sevens_partner_chosen_on_the_page(tmp_path: Path) -> None:
 async def test_a_move_no_longer_offered_is_refused_and_changes_nothing(tmp_path: Path) -> None:
     """A catch pressed after the window closed: refused in the page's language, nothing stored."""
     async with rig(tmp_path) as r:
-        anna, boris = await table(r, two({ANNA.id: "r5 r7", BORIS.id: "y1 y2 r3"}), ANNA, BORIS)
+        anna, boris = await table(r, dealt({ANNA.id: "r5 r7", BORIS.id: "y1 y2 r3"}), ANNA, BORIS)
         first = await receive(anna, "state")
         await anna.send_json({"t": "press", "key": card_key(first, "r7")})
         seen = await state_at(boris, first["table"]["version"] + 1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playwright.async_api import Browser, Page
+
 from bot.presentation.i18n import get_i18n
 from core.game import Game
 from core.rules import Rules
@@ -18,7 +20,7 @@ from tests.web.browser import (
     telegram_url,
     version,
 )
-from tests.web.tables import ANNA, BORIS, GROUP, group_game, init_data, install, rig
+from tests.web.tables import ANNA, BORIS, GROUP, Rig, group_game, init_data, install, rig
 
 pytestmark = needs_chromium
 T = get_i18n().t
@@ -38,13 +40,20 @@ def two_cards_left() -> Game:
     )
 
 
+async def pages(r: Rig, browser: Browser, *, dark: bool = False) -> tuple[Page, Page]:
+    """Anna's and Boris's pages at that position, opened from the group's Mini App link
+    (Boris's in the dark theme with `dark`)."""
+    game = str(await group_game(r.service, ANNA, BORIS))
+    await install(r.storage, GROUP, two_cards_left())
+    anna = await open_page(browser, telegram_url(r.url, init_data(ANNA, start_param=game)))
+    scheme = "dark" if dark else "light"
+    url = telegram_url(r.url, init_data(BORIS, start_param=game))
+    return anna, await open_page(browser, url, scheme=scheme)
+
+
 async def test_uno_called_on_the_page(tmp_path: Path) -> None:
     async with rig(tmp_path) as r, chromium() as browser:
-        game = await group_game(r.service, ANNA, BORIS)
-        await install(r.storage, GROUP, two_cards_left())
-        start = str(game)
-        anna = await open_page(browser, telegram_url(r.url, init_data(ANNA, start_param=start)))
-        boris = await open_page(browser, telegram_url(r.url, init_data(BORIS, start_param=start)))
+        anna, boris = await pages(r, browser)
         await anna.wait_for_selector(UNO)
         await boris.wait_for_selector("#seats li")
         first = await version(anna)
@@ -61,13 +70,7 @@ async def test_uno_called_on_the_page(tmp_path: Path) -> None:
 
 async def test_a_forgotten_uno_caught_on_the_page(tmp_path: Path) -> None:
     async with rig(tmp_path) as r, chromium() as browser:
-        game = await group_game(r.service, ANNA, BORIS)
-        await install(r.storage, GROUP, two_cards_left())
-        start = str(game)
-        anna = await open_page(browser, telegram_url(r.url, init_data(ANNA, start_param=start)))
-        boris = await open_page(
-            browser, telegram_url(r.url, init_data(BORIS, start_param=start)), scheme="dark"
-        )
+        anna, boris = await pages(r, browser, dark=True)
         await anna.wait_for_selector("#hand .card.playable")
         await boris.wait_for_selector("#seats li")
         first = await version(anna)
