@@ -4,7 +4,9 @@ The protocol, all JSON text messages:
 
 - page -> server, first: `{"t": "hello", "init_data" | "local": ..., "game": "<id>",
   "lang": "<hint>"}`; then `{"t": "press", "key": "h:<game>:<version>:<act>"}` (a key the
-  server sent) or `{"t": "leave"}`.
+  server sent), `{"t": "press", "key": "r:<game>"}` (a new match after a local table's match
+  ended: the page moves to it) or `{"t": "leave"}`. A move, or leaving, is also shown in the
+  game's chat at once (`Context.publish`).
 - server -> page: `{"t": "state", ...}` (`bot.web.frames.state`) after the hello and after every
   change of the game; `{"t": "notice", "text": ...}` for this page only; `{"t": "closed",
   "text": ...}` just before the server closes the socket for good (the page then does not
