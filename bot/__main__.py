@@ -8,9 +8,9 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
 from bot.presentation.i18n import LANGS, get_i18n, normalize_lang
@@ -18,6 +18,9 @@ from bot.presentation.render import Renderer
 from bot.service import Service
 from bot.storage import DatabaseInUse, Storage, open_storage, sqlite_path
 from core.rules import MAX_PLAYERS, PRESET_NAMES
+
+if TYPE_CHECKING:
+    from bot.web.app import Relay
 
 MIN_BOTS, MAX_BOTS = 1, MAX_PLAYERS - 1
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -178,19 +181,48 @@ async def run_chats(settings: Settings) -> int:
             outbox_lease=settings.outbox_lease,
         )
         await service.start()
-        tasks = []
-        if settings.telegram_token is not None:
-            from bot.telegram.app import run_telegram
-
-            tasks.append(run_telegram(settings, service))
-        if settings.discord_token is not None:
-            from bot.discord.app import run_discord
-
-            tasks.append(run_discord(settings, service))
-        await asyncio.gather(*tasks)
+        await asyncio.gather(*adapters(settings, service))
     finally:
         await storage.close()
     return 0
+
+
+def adapters(settings: Settings, service: Service) -> list[Coroutine[Any, Any, None]]:
+    """What runs over the one service: the Telegram and Discord bots whose tokens are set, and
+    the web table when WEBAPP_URL is set (so a move on the page and in the chats is one game)."""
+    from bot.web.app import Relay
+
+    relay = Relay()  # a move on the web table, shown in its Telegram group at once
+    tasks = []
+    if settings.telegram_token is not None:
+        from bot.telegram.app import run_telegram
+
+        tasks.append(run_telegram(settings, service, relay))
+    if settings.discord_token is not None:
+        from bot.discord.app import run_discord
+
+        tasks.append(run_discord(settings, service))
+    if settings.webapp_url:
+        tasks.append(run_web_table(settings, service, relay))
+    return tasks
+
+
+async def run_web_table(settings: Settings, service: Service, relay: Relay) -> None:
+    """The web table (`bot.web`) on WEB_HOST:WEB_PORT, behind the reverse proxy of WEBAPP_URL;
+    Telegram's launch data is checked with the bot's token (without one, no page opens)."""
+    from bot.web.app import make_app, serve
+    from bot.web.auth import Auth
+
+    token = settings.telegram_token
+    auth = Auth(
+        token=None if token is None else token.get_secret_value(),
+        max_age=settings.webapp_max_age,
+    )
+    logging.getLogger(__name__).info(
+        "web table on %s:%s (%s)", settings.web_host, settings.web_port, settings.webapp_url
+    )
+    app = make_app(service, Renderer(get_i18n()), auth, relay)
+    await serve(app, settings.web_host, settings.web_port)
 
 
 async def run_stickers(say: Callable[[str], object] = print) -> int:

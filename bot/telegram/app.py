@@ -16,7 +16,7 @@ import gc
 import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 from aiogram import BaseMiddleware, Bot, Dispatcher
 from aiogram import methods as tg
@@ -52,6 +52,7 @@ from bot.telegram.session import BotSession
 from bot.telegram.sticker_sync import FIRST_WAIT, StickerSync
 from bot.telegram.strangers import Strangers
 from bot.telegram.ui import TelegramUI
+from bot.telegram.web_table import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +190,12 @@ def webhook_url(settings: Settings) -> str:
     return url if url.endswith(path) else url + path
 
 
+class WebRelay(Protocol):
+    """Where the web table (`bot.web.app.Relay`) hands the moves made on it to this bot."""
+
+    publish: Callable[[Outcome], Awaitable[None]] | None
+
+
 class TelegramApp:
     """The bot, its dispatcher and the pieces they share; `run_polling` or `run_webhook`."""
 
@@ -204,8 +211,10 @@ class TelegramApp:
         freeze: bool = True,
         sticker_owner: int | None = None,
         sticker_wait: float = FIRST_WAIT,
+        web_table: WebTable | None = None,
     ) -> None:
         _keep_response_models()
+        self.web_table = web_table  # the web table's buttons (`bot.telegram.web_table`)
         self.bot = bot
         self.service = service
         self.renderer = CachingRenderer((renderer or Renderer(get_i18n())).i18n)
@@ -238,6 +247,7 @@ class TelegramApp:
             me.username or "",
             wait=self.wait,
             inline=bool(me.supports_inline_queries),
+            web=self.web_table,
         )
         self.ui.delivery = self.delivery
         self.ui.converge = not self.service.outbox.sole_process  # other processes edit too
@@ -291,6 +301,12 @@ class TelegramApp:
         """A timer's outcome (a computer player moved, a turn timed out, a lobby expired)."""
         assert self.ui is not None
         await self.ui.publish(out, wait=False)
+
+    async def publish(self, out: Outcome) -> None:
+        """An outcome of another adapter in this process (a move on the web table); before the
+        bot is set up, the outcome's outbox entry is delivered later instead."""
+        if self.ui is not None:
+            await self.ui.publish(out, wait=False)
 
     async def run_polling(self, *, handle_signals: bool = False, polling_timeout: int = 30) -> None:
         await self.setup()
@@ -349,14 +365,19 @@ class TelegramApp:
         await self.bot.session.close()
 
 
-async def run_telegram(settings: Settings, service: Service) -> None:
-    """`python -m bot` with TELEGRAM_TOKEN set: polling, or the webhook with WEBHOOK_URL."""
+async def run_telegram(settings: Settings, service: Service, relay: WebRelay | None = None) -> None:
+    """`python -m bot` with TELEGRAM_TOKEN set: polling, or the webhook with WEBHOOK_URL;
+    `relay` (the web table's, `bot.web.app.Relay`) is given this bot's way of showing an
+    outcome, for the moves made on the web table."""
     app = TelegramApp(
         create_bot(settings),
         service,
         group_limit=group_limit(settings),
         sticker_owner=settings.sticker_owner_id,
+        web_table=WebTable.of(settings),
     )
+    if relay is not None:
+        relay.publish = app.publish
     try:
         if settings.webhook_url:
             log.info(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from bot.presentation import steps
 from bot.presentation.buttons import BACK, LobbyKey, RematchKey, SettingKey
@@ -24,12 +25,13 @@ from bot.service.views import HandView, TableView
 from bot.telegram.callbacks import data, hand_data
 from bot.telegram.play_modes import mode_label, next_mode
 from bot.telegram.sender import Keyboard
+from bot.telegram.web_table import WebTable
 from core.rules import PRESET_NAMES, Scoring
 
 CARDS_PER_ROW = 4
 
 
-Button = dict[str, str]
+Button = dict[str, Any]  # text, and callback_data, url or web_app
 
 
 def button(*, text: str, callback_data: str = "", url: str = "") -> Button:
@@ -52,16 +54,25 @@ def _markup(rows: Iterable[list[Button]]) -> Keyboard | None:
     )
 
 
-def hand_keyboard(r: Renderer, view: HandView) -> Keyboard | None:
+def hand_keyboard(r: Renderer, view: HandView, web: WebTable | None = None) -> Keyboard | None:
     """A button per legal action (a wild card or a seven-zero 7 opens its second step): the
-    cards first, then draw, pass, accept, UNO..."""
+    cards first, then draw, pass, accept, UNO...; with `web`, last, the web table's page (a
+    `web_app` button: the hand is in a private chat, where Telegram allows one)."""
     cards: list[Button] = []
     others: list[Button] = []
     for option in steps.options(view):
         label = steps.option_label(r, view, option)
         pressed = hand_data(view.game_id, view.version, option.act)
         (cards if option.card else others).append(button(text=label, callback_data=pressed))
-    return _markup([*_rows(cards, CARDS_PER_ROW), *_rows(others, 2)])
+    page: list[Button] = []
+    if web is not None and view.status == "running" and not view.left:
+        page.append(web_app_button(r.t(view.lang, "web-open-table"), web.page(view.game_id)))
+    return _markup([*_rows(cards, CARDS_PER_ROW), *_rows(others, 2), page])
+
+
+def web_app_button(text: str, url: str) -> Button:
+    """A button that opens `url` as a Mini App (private chats only)."""
+    return {"text": text, "web_app": {"url": url}}
 
 
 def step_keyboard(

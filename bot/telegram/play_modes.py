@@ -56,15 +56,20 @@ def play_here(r: Renderer, lang: str, game_id: int) -> dict[str, str]:
     }
 
 
-def table_markup(r: Renderer, lang: str, game_id: int, link: str, mode: str) -> Keyboard:
-    """The running table's buttons: "my cards" (the private chat), "play here" (inline)."""
+def table_markup(
+    r: Renderer, lang: str, game_id: int, link: str, mode: str, web: str | None = None
+) -> Keyboard:
+    """The running table's buttons: "my cards" (the private chat), "play here" (inline), and
+    with `web` (the Mini App's link, `bot.telegram.web_table`) the web table, on a row of its
+    own."""
     row = []
     if mode != GROUP:
         row.append({"text": r.t(lang, "btn-my-cards"), "url": link})
     if mode != PRIVATE:
         row.append(play_here(r, lang, game_id))
+    rows = [row] if web is None else [row, [{"text": r.t(lang, "web-open-table"), "url": web}]]
     return Keyboard(
-        json.dumps({"inline_keyboard": [row]}, ensure_ascii=False, separators=(",", ":"))
+        json.dumps({"inline_keyboard": rows}, ensure_ascii=False, separators=(",", ":"))
     )
 
 

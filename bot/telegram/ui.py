@@ -74,6 +74,7 @@ from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.retry import retrying
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.telegram.table_picture import table_content
+from bot.telegram.web_table import WebTable
 from core.events import DealerChosen
 
 log = logging.getLogger(__name__)
@@ -119,8 +120,10 @@ class TelegramUI:
         *,
         wait: float = 2.0,
         inline: bool = False,
+        web: WebTable | None = None,
     ) -> None:
         self.service = service
+        self.web = web  # the web table's buttons (None: WEBAPP_URL is not set)
         self.modes = PlayModes(
             service.settings, inline=inline
         )  # private chat, group (inline), both
@@ -388,7 +391,9 @@ class TelegramUI:
             markup = None
             if view.status == "running":
                 mode = await self.modes.of(view.chat_key)
-                markup = table_markup(r, view.lang, view.game_id, self.link(view.game_id), mode)
+                link = self.link(view.game_id)
+                web = None if self.web is None else self.web.group_link(self.username, view.game_id)
+                markup = table_markup(r, view.lang, view.game_id, link, mode, web)
             picture = (await self.service.settings.settings(view.chat_key)).table_picture
 
             def render() -> Content:
@@ -539,7 +544,7 @@ class TelegramUI:
             text = self._hand_text(game, view, names)
             if lines:
                 text = "\n".join(lines) + "\n\n" + text
-            return self._hand_content(view, text, pictures), hand_keyboard(self.r, view)
+            return self._hand_content(view, text, pictures), hand_keyboard(self.r, view, self.web)
 
         future = self.sender.update(
             slot, render, view.version, fresh=ping, sent_elsewhere=elsewhere, strict=strict

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import web
 
 from bot.presentation.render import Renderer
-from bot.service import Service
+from bot.service import Outcome, Service
 from bot.web import socket
 from bot.web.assets import FOREVER, assets, script_hash
 from bot.web.auth import Auth
 from bot.web.hub import Hub
+
+logger = logging.getLogger(__name__)
 
 
 def security(import_map: str) -> dict[str, str]:
@@ -61,10 +64,36 @@ async def no_content(request: web.Request) -> web.Response:
     return web.Response(status=204, headers={"Cache-Control": FOREVER})
 
 
-def make_app(service: Service, renderer: Renderer, auth: Auth) -> web.Application:
+class Relay:
+    """Hands the outcome of a move made on a page to the chat adapter that shows the game (in
+    this process, set once that adapter runs: `bot.__main__`). Until then, or if it fails, the
+    outcome's outbox entry is delivered later by the adapter's delivery loop."""
+
+    def __init__(self) -> None:
+        self.publish: socket.Publish | None = None
+
+    async def __call__(self, out: Outcome) -> None:
+        if self.publish is None:
+            return
+        try:
+            await self.publish(out)
+        except Exception:
+            logger.exception("showing a move from the web table in chat %s failed", out.chat_key)
+
+
+def make_app(
+    service: Service,
+    renderer: Renderer,
+    auth: Auth,
+    publish: socket.Publish | None = None,
+    rematch: socket.Rematch | None = None,
+) -> web.Application:
+    """`publish`: the chats' side of a move made on a page (None: only pages show the game);
+    `rematch`: a new match offered on the page after one ends (a local table)."""
     app = web.Application()
     hub = Hub(service, renderer)
-    app[socket.WEB] = socket.Context(service, renderer, auth, hub)
+    hub.rematch = rematch is not None
+    app[socket.WEB] = socket.Context(service, renderer, auth, hub, publish, rematch)
     app.router.add_get("/", index)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/ws", socket.handle)

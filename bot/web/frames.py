@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.art import picture_name
-from bot.presentation.buttons import BACK, HandKey
+from bot.presentation.buttons import BACK, HandKey, RematchKey
 from bot.presentation.render import Renderer
 from bot.presentation.steps import (
     option_label,
@@ -43,8 +43,9 @@ def closing(r: Renderer, lang: str, key: str) -> Frame:
     return {"t": "closed", "text": r.t(lang, key)}
 
 
-def table(r: Renderer, out: Outcome) -> Frame:
-    """The shared part of a game's state: the table, the seats, the last moves, a result."""
+def table(r: Renderer, out: Outcome, *, rematch: bool = False) -> Frame:
+    """The shared part of a game's state: the table, the seats, the last moves, a result, and
+    with `rematch` (a local table) a new match offered once this one is over."""
     view = out.table
     assert view is not None
     lang, names = view.lang, out.names
@@ -89,6 +90,11 @@ def table(r: Renderer, out: Outcome) -> Frame:
         log=_log(r, view, names),
         result=_result(r, view, names),
     )
+    if rematch and view.status == "finished":
+        frame["rematch"] = {
+            "key": RematchKey(view.game_id).pack(),
+            "label": r.t(lang, "btn-rematch"),
+        }
     return frame
 
 

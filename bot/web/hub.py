@@ -67,6 +67,7 @@ class Hub:
         self._shown: dict[int, int] = {}  # game -> the newest version pushed
         self._again: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.rematch = False  # a match's end offers a new one (a local table: `bot.web.local`)
         self._stop = service.changes.subscribe(self.changed)
         self._stop_gap = service.changes.on_gap(self.refresh_all)
         self.tap: Callable[[Page, dict[str, Any]], None] | None = None  # every frame (tests)
@@ -133,7 +134,7 @@ class Hub:
             return False
         if only is None:
             self._shown[game] = max(self._shown.get(game, -1), out.table.version)
-        shared = frames.table(self.r, out)
+        shared = frames.table(self.r, out, rematch=self.rematch)
         sends = []
         for page in pages:
             if out.table.version < page.version:  # a read that a newer one overtook
@@ -145,6 +146,13 @@ class Hub:
             sends.append(page.send(frames.state(self.r, out, shared, page.user.id, page.step)))
         await asyncio.gather(*sends)
         return True
+
+    async def move(self, page: Page, game: int) -> None:
+        """Seat `page` at another game of its player (a new match at its table) and show it."""
+        self.remove(page)
+        page.game, page.version, page.step = game, -1, None
+        await self.add(page)
+        await self.push(game, only=page)
 
     async def drop_all(self) -> None:
         """Close every page as a restarting server would: they reconnect and catch up."""

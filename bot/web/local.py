@@ -12,16 +12,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 from collections.abc import Callable
 
 from bot.config import Settings
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
-from bot.service import Service, User
+from bot.presentation.steps import STALE
+from bot.service import Notice, Service, User
+from bot.service.views import is_bot
 from bot.web.app import make_app, serve
 from bot.web.auth import Auth
+from bot.web.socket import LOCAL_PREFIX
 
-CHAT = "web:local"
+CHAT = LOCAL_PREFIX + "local"
 HOST = "127.0.0.1"
 BOT_DELAY = 1.0  # seconds between computer moves, so that a person sees each one
 
@@ -67,6 +71,25 @@ async def deal(
     return out.table.game_id
 
 
+async def rematch(service: Service, user: User, game: int, *, bots: int) -> int | Notice:
+    """A new match at the local table after `game`, when `game` is its match and is over (the
+    table's settings kept); else why not (nothing changes)."""
+    out = await service.live.views(game, [user.id])
+    table = out.table
+    if table is None or table.status != "finished" or not table.chat_key.startswith(LOCAL_PREFIX):
+        return STALE
+    current = (await service.queries.table(table.chat_key)).table
+    if current is not None and current.game_id != game and current.status != "finished":
+        return STALE  # a newer match is already dealt there
+    others = [
+        User(seat.id, seat.name, table.lang)
+        for seat in table.seats
+        if not is_bot(seat.id) and seat.id != user.id
+    ]
+    robots = sum(1 for seat in table.seats if is_bot(seat.id)) or bots
+    return await deal(service, [user, *others], bots=robots, chat=table.chat_key, lang=table.lang)
+
+
 async def resumed(service: Service, user: User) -> int | None:
     """The local table's running match, when `user` plays in it."""
     table = (await service.queries.table(CHAT)).table
@@ -97,7 +120,8 @@ async def run_local(
     try:
         say(r.t(lang, "web-local-ready", url=link))
         say(r.t(lang, "web-local-stop", keys="Ctrl+C"))
-        await serve(make_app(service, r, auth), HOST, settings.web_port)
+        again = functools.partial(rematch, service, bots=args.bots)
+        await serve(make_app(service, r, auth, rematch=again), HOST, settings.web_port)
     finally:
         timers.cancel()
         with contextlib.suppress(asyncio.CancelledError):

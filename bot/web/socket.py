@@ -4,7 +4,9 @@ The protocol, all JSON text messages:
 
 - page -> server, first: `{"t": "hello", "init_data" | "local": ..., "game": "<id>",
   "lang": "<hint>"}`; then `{"t": "press", "key": "h:<game>:<version>:<act>"}` (a key the
-  server sent) or `{"t": "leave"}`.
+  server sent), `{"t": "press", "key": "r:<game>"}` (a new match after a local table's match
+  ended: the page moves to it) or `{"t": "leave"}`. A move, or leaving, is also shown in the
+  game's chat at once (`Context.publish`).
 - server -> page: `{"t": "state", ...}` (`bot.web.frames.state`) after the hello and after every
   change of the game; `{"t": "notice", "text": ...}` for this page only; `{"t": "closed",
   "text": ...}` just before the server closes the socket for good (the page then does not
@@ -17,6 +19,7 @@ oversized or too frequent message) never reaches the service's use cases: nothin
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,10 +27,10 @@ from aiohttp import WSMsgType, web
 from aiolimiter import AsyncLimiter
 
 from bot.presentation import notes
-from bot.presentation.buttons import HandKey, parse
+from bot.presentation.buttons import HandKey, RematchKey, parse
 from bot.presentation.render import Renderer
 from bot.presentation.steps import STALE, press
-from bot.service import Notice, Service
+from bot.service import Notice, Outcome, Service, User
 from bot.service.chat_keys import TELEGRAM, prefix
 from bot.service.outcome import lang_of
 from bot.web import frames
@@ -49,12 +52,25 @@ CLOSE_TOO_BIG = 4413
 CLOSE_FLOOD = 4429
 
 
+Publish = Callable[[Outcome], Awaitable[None]]
+# A new match at the table of a finished one (the player, that game): its game id, or why not.
+Rematch = Callable[[User, int], Awaitable[int | Notice]]
+
+
 @dataclass
 class Context:
     service: Service
     renderer: Renderer
     auth: Auth
     hub: Hub
+    # The chats' side of a move made here (`bot.web.app.Relay`): the group's table and the
+    # players' private hands are updated at once, as after a press in the chat.
+    publish: Publish | None = None
+    rematch: Rematch | None = None  # offered after a match (a local table)
+
+    async def published(self, out: Outcome) -> None:
+        if self.publish is not None and out.error is None:
+            await self.publish(out)
 
 
 WEB: web.AppKey[Context] = web.AppKey("web", Context)
@@ -148,6 +164,9 @@ async def _press(ctx: Context, page: Page, data: str) -> None:
     """A hand button of this page's game, through the chats' `press`."""
     r, hub = ctx.renderer, ctx.hub
     key = parse(data)
+    if isinstance(key, RematchKey) and ctx.rematch is not None and key.game == page.game:
+        await _rematch(ctx, page, ctx.rematch)
+        return
     if not isinstance(key, HandKey) or key.game != page.game:
         await page.send(frames.notice(r, page.lang, STALE))
         await hub.push(page.game, only=page)
@@ -163,9 +182,20 @@ async def _press(ctx: Context, page: Page, data: str) -> None:
         await hub.push(page.game, only=page)
     else:  # the move's state comes through the feed; what only this player may read, now
         page.step = None
+        await ctx.published(done.out)
         colorblind = r.colorblind(done.out)
         for line in notes.private(r, done.out, page.user.id, colorblind):
             await page.send(frames.notice(r, page.lang, line, error=False))
+
+
+async def _rematch(ctx: Context, page: Page, rematch: Rematch) -> None:
+    """A new match after this page's one ended; the page moves to it."""
+    game = await rematch(page.user, page.game)
+    if isinstance(game, Notice):
+        await page.send(frames.notice(ctx.renderer, page.lang, game))
+        await ctx.hub.push(page.game, only=page)
+        return
+    await ctx.hub.move(page, game)
 
 
 async def _leave(ctx: Context, page: Page) -> None:
@@ -177,3 +207,4 @@ async def _leave(ctx: Context, page: Page) -> None:
     done = await ctx.service.lobby.leave(table.chat_key, page.user)
     if done.error is not None:
         await page.send(frames.notice(ctx.renderer, page.lang, done.error))
+    await ctx.published(done)

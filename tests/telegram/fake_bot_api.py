@@ -27,6 +27,11 @@ id (a ``text_mention`` entity, or ``<a href="tg://user?id=...">`` with HTML pars
 Telegram notifies them; an edit notifies nobody, as on Telegram. Entities must lie inside the
 text (offsets and lengths in UTF-16 code units), else 400 "can't parse entities".
 
+Inline keyboards are refused as Telegram refuses them: callback data over 64 bytes
+(``BUTTON_DATA_INVALID``), a ``web_app`` button anywhere but in a private chat
+(``BUTTON_TYPE_INVALID``; a group opens a Mini App by a t.me link), a link that is not http(s)
+or tg://, or a Mini App that is not HTTPS (``BUTTON_URL_INVALID``).
+
 Photos (``sendPhoto``, ``editMessageMedia``, ``editMessageCaption``) are checked as Telegram
 checks them: a caption of at most 1024 characters, an upload of at most 10 MB whose width and
 height add up to at most 10000 with a side ratio of at most 20, a known ``file_id``; every upload
@@ -54,6 +59,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -169,6 +175,20 @@ class FakeChat:
             if getattr(self, key):
                 data[key] = getattr(self, key)
         return data
+
+
+def _button_url(url: str, *, web_app: bool) -> bool:
+    """Whether Telegram takes `url` for a button: http(s) or tg:// for a link, HTTPS for a
+    Mini App (`web_app`)."""
+    parts = urlsplit(url)
+    if web_app:
+        return parts.scheme == "https" and bool(parts.netloc)
+    return (parts.scheme in ("http", "https") and bool(parts.netloc)) or parts.scheme == "tg"
+
+
+def _chat_of(msg: StoredMessage) -> FakeChat | None:
+    """The chat whose rules a message's keyboard follows (None: one sent through inline mode)."""
+    return None if msg.via_bot else msg.chat
 
 
 @dataclass
@@ -1064,7 +1084,9 @@ class FakeBotAPI:
         return msg
 
     @staticmethod
-    def _inline_markup(params: Json) -> Json | None:
+    def _inline_markup(params: Json, chat: FakeChat | None = None) -> Json | None:
+        """The inline keyboard of a message to `chat` (None: an inline result, or a message
+        sent through inline mode), refused as Telegram refuses it."""
         markup = params.get("reply_markup")
         if not isinstance(markup, dict) or "inline_keyboard" not in markup:
             return None
@@ -1073,6 +1095,12 @@ class FakeBotAPI:
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                # A Mini App button only in a private chat (a group gets a t.me link instead).
+                if "web_app" in button and (chat is None or chat.type != "private"):
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                url = button.get("url", button.get("web_app", {}).get("url"))
+                if url is not None and not _button_url(str(url), web_app="web_app" in button):
+                    raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
                 if len(button) == 1:
                     raise ApiError(
                         400, "Bad Request: text buttons are unallowed in the inline keyboard"
@@ -1223,7 +1251,7 @@ class FakeBotAPI:
         msg = StoredMessage(self._peek_message_id(chat.id), chat, self.bot, int(time.time()))
         msg.text, msg.parse_mode = text, params.get("parse_mode")
         msg.entities = params.get("entities") or None
-        msg.reply_markup = self._inline_markup(params)
+        msg.reply_markup = self._inline_markup(params, chat)
         data = msg.to_api()
         if reply_to is not None:
             replied = self._messages.get(chat.id, {}).get(_as_int(reply_to, "message_id"))
@@ -1241,7 +1269,7 @@ class FakeBotAPI:
         if msg.photo is not None:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
         text = self._checked_text(params)
-        markup = self._inline_markup(params)  # omitting reply_markup removes the keyboard
+        markup = self._inline_markup(params, _chat_of(msg))  # none given: the keyboard goes
         entities = params.get("entities") or None
         if not (msg.from_bot or msg.via_bot):
             raise ApiError(400, "Bad Request: message can't be edited")
@@ -1255,7 +1283,7 @@ class FakeBotAPI:
 
     def _m_editMessageReplyMarkup(self, params: Json) -> Json | bool:
         msg = self._bot_message(params, "edit")
-        markup = self._inline_markup(params)
+        markup = self._inline_markup(params, _chat_of(msg))
         if not (msg.from_bot or msg.via_bot):
             raise ApiError(400, "Bad Request: message can't be edited")
         if markup == msg.reply_markup:
@@ -1655,7 +1683,7 @@ class FakeBotAPI:
         sizes = self._photo_sizes(params["photo"], params)
         msg = StoredMessage(self._peek_message_id(chat.id), chat, self.bot, int(time.time()))
         msg.photo, msg.caption = sizes, caption
-        msg.reply_markup = self._inline_markup(params)
+        msg.reply_markup = self._inline_markup(params, chat)
         self._store(msg)
         return msg.to_api()
 
@@ -1670,7 +1698,7 @@ class FakeBotAPI:
             raise ApiError(400, "Bad Request: message can't be edited")
         caption = self._checked_caption(media.get("caption"))
         sizes = self._photo_sizes(media.get("media"), params)
-        markup = self._inline_markup(params)
+        markup = self._inline_markup(params, _chat_of(msg))
         if (sizes, caption, markup) == (msg.photo, msg.caption, msg.reply_markup):
             raise ApiError(400, _NOT_MODIFIED)
         msg.photo, msg.caption, msg.reply_markup = sizes, caption, markup
@@ -1683,7 +1711,7 @@ class FakeBotAPI:
         if msg.photo is None:
             raise ApiError(400, "Bad Request: there is no caption in the message to edit")
         caption = self._checked_caption(params.get("caption"))
-        markup = self._inline_markup(params)
+        markup = self._inline_markup(params, _chat_of(msg))
         if (caption, markup) == (msg.caption, msg.reply_markup):
             raise ApiError(400, _NOT_MODIFIED)
         msg.caption, msg.reply_markup, msg.edit_date = caption, markup, int(time.time())

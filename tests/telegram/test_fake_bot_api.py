@@ -22,6 +22,7 @@ from aiogram.types import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    WebAppInfo,
 )
 from pydantic import ValidationError
 
@@ -293,3 +294,35 @@ async def test_wait_for_times_out_and_idle_notices_missing_poller(api: FakeBotAP
     api.send_message(user, user.id, "/start")
     with pytest.raises(TimeoutError, match="is the bot polling"):
         await api.idle(timeout=0.1)
+
+
+async def test_buttons_telegram_refuses_are_refused(api: FakeBotAPI, bot: Bot) -> None:
+    """A Mini App button only in a private chat; links only to http(s) or tg://."""
+    group = api.new_group()
+    user = api.new_user("Anna")
+    api.user_starts_bot(user)
+
+    def markup(**button: object) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup(
+            inline_keyboard=[[InlineKeyboardButton(text="Table", **button)]]  # type: ignore[arg-type]
+        )
+
+    web_app = markup(web_app=WebAppInfo(url="https://uno.example/?game=1"))
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.send_message(group.id, "Top card: red 5", reply_markup=web_app)
+    sent = await bot.send_message(group.id, "Top card: red 5", reply_markup=KEYBOARD)
+    with pytest.raises(TelegramBadRequest, match="BUTTON_TYPE_INVALID"):
+        await bot.edit_message_reply_markup(
+            chat_id=group.id, message_id=sent.message_id, reply_markup=web_app
+        )
+    for url in ("ftp://uno.example/", "javascript:alert(1)", "uno.example", "https://"):
+        with pytest.raises(TelegramBadRequest, match="BUTTON_URL_INVALID"):
+            await bot.send_message(group.id, "Top card: red 5", reply_markup=markup(url=url))
+    with pytest.raises(TelegramBadRequest, match="BUTTON_URL_INVALID"):  # a Mini App: HTTPS
+        plain = markup(web_app=WebAppInfo(url="http://uno.example/"))
+        await bot.send_message(user.id, "Your cards", reply_markup=plain)
+    assert [m.message_id for m in api.messages(group.id)] == [sent.message_id]
+    # What Telegram takes: a Mini App in the private chat, t.me and tg:// links in the group.
+    await bot.send_message(user.id, "Your cards", reply_markup=web_app)
+    for url in ("https://t.me/uno_bot/table?startapp=1", "http://uno.example/", "tg://user?id=1"):
+        await bot.send_message(group.id, "Top card: red 5", reply_markup=markup(url=url))

@@ -74,6 +74,7 @@ const connection = new Connection(hello, {
     document.body.dataset.frames = String(Number(document.body.dataset.frames || 0) + 1);
     if (frame.t === "state") {
       state = frame;
+      hello.game = String(frame.game); // a new match (a rematch) is the one to reconnect to
       leaveArmed = false;
       document.body.classList.remove("offline");
       render(frame, press);

@@ -96,6 +96,8 @@ export function render(state, press) {
   }
   $("result").hidden = !table.result;
   $("result").textContent = table.result || "";
+  $("after").hidden = !table.rematch;
+  $("after").replaceChildren(...(table.rematch ? [button(table.rematch, press, "rematch")] : []));
   hand(state, press);
   $("app").setAttribute("aria-busy", "false");
 }
