@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from bot.console import menu
 from bot.console.layout import COLUMNS, ROWS, flow, wrap
+from bot.console.moves import Moves
+from bot.console.prompt import SHOWN_MENU, Ask, Prompt
 from bot.console.screen import Screen
-from bot.console.stdin import StdinLines
 from bot.presentation.render import Renderer
 from bot.service import Outcome, Service, User
 from bot.service.views import HandView, TableView
@@ -28,13 +29,6 @@ from core.rules import Rules
 
 CHAT = "console:local"
 HUMAN = "human"
-Ask = Callable[[str], Awaitable[str | None]]
-QUIT_WORDS = frozenset({"q", "quit", "exit"})  # and the locale's `console-quit-keys`
-SETTINGS_WORDS = frozenset({"s"})  # and `console-settings-keys`
-RULES_WORDS = frozenset({"r"})  # and `console-rules-keys`
-# What `_number` answers when the settings or the rules were shown at its prompt: the caller
-# shows its question again (the screen has scrolled, and the language may have changed).
-SHOWN_MENU = -1
 
 
 class ConsoleTable:
@@ -66,15 +60,15 @@ class ConsoleTable:
         self.bots = bots
         self.new = new
         self.colorblind = colorblind
-        self.ask = ask or StdinLines()
         self.say = say
         self.columns = columns
         self.screen = Screen(renderer, columns)
+        self.moves = Moves(renderer, say, columns)
+        self.prompt = Prompt(renderer, say, settings=self._settings, rules=self._rules, ask=ask)
         self.rows = rows
         self.user = self._player(self.lang)
         self.in_match = False  # a match is running: leaving keeps it saved
         self.colorblind_on = bool(colorblind)  # the table's mode, as last seen
-        self._moves: list[str] = []  # what happened since the player last chose
 
     def _player(self, lang: str) -> User:
         """The person at the keyboard, named in the table's language."""
@@ -112,7 +106,7 @@ class ConsoleTable:
             if table is None or table.status != "running":
                 self.in_match = False
                 self.say("")
-                self.flush()
+                self.moves.flush(self.lang)
                 rows = await self.service.statistics.leaderboard(CHAT)
                 self.say(self.r.stats(self.lang, rows))
                 again = await self._rematch()
@@ -170,7 +164,6 @@ class ConsoleTable:
 
     async def _continue_saved(self, saved: TableView) -> bool | None:
         """Ask whether to continue the saved match (True) or start afresh (False)."""
-        lang = self.lang
         settings = await self.service.settings.settings(CHAT)
         new_rules = Rules.preset(self.preset) if self.preset else settings.rules()
         bots = sum(seat.is_bot for seat in saved.seats)
@@ -191,7 +184,7 @@ class ConsoleTable:
                 lang, "console-start-new", rules=self.r.rules_name(lang, new_rules), bots=self.bots
             )
             self.say(f"  2. {new_match}")
-            number = await self._number(1, 2)
+            number = await self.prompt.number(self.lang, 1, 2)
         return None if number is None else number == 1
 
     async def _rematch(self) -> list[Outcome] | None:
@@ -202,50 +195,22 @@ class ConsoleTable:
             self.say(self.r.t(self.lang, "console-again"))
             self.say(f"  1. {self.r.t(self.lang, 'btn-rematch')}")
             self.say(f"  0. {self.r.t(self.lang, 'console-quit')}")
-            number = await self._number(0, 1)
+            number = await self.prompt.number(self.lang, 0, 1)
         if not number:
             return None
         lobby = await self.service.lobby.rematch(CHAT, self.user)
         if not lobby.ok:  # the last game was stopped, not finished: nothing to repeat
             self.show(lobby)
-            self.flush()
+            self.moves.flush(self.lang)
             return None
         self.in_match = True
         return [await self.service.lobby.start_game(CHAT, self.user)]
 
-    # ------------------------------------------------------------------ output
-
     def show(self, out: Outcome) -> None:
         """Note an outcome's lines (a refusal, the events, the notices) for the next screen."""
-        if out.error is not None:
-            self._moves.append("⚠️ " + self.r.notice(out.lang, out.error))
         if out.table is not None:
             self.colorblind_on = out.table.colorblind
-        colorblind = self.colorblind_on
-        texts = self.r.events(
-            out.lang,
-            out.events,
-            self.names(out.names),
-            colorblind,
-            viewer=self.user.id,
-            scoring=out.scoring,
-            score_once=True,
-        )
-        texts += [self.r.notice(out.lang, notice) for notice in out.notices]
-        self._moves.extend("• " + text for text in texts)
-
-    def flush(self, room: int | None = None) -> None:
-        """Print what happened since the last screen. With `room` (the lines left on the
-        screen for it), moves that will not stay in sight are followed by a line saying how
-        many are above, so that the last screen still shows where its moves begin."""
-        moves = [line for move in self._moves for line in wrap(move, self.columns)]
-        self._moves = []
-        if room is not None and 1 + len(moves) > room > 1:
-            hidden = len(moves) - (room - 1)
-            note = self.r.t(self.lang, "console-more-moves", count=hidden)
-            moves = [*moves[:hidden], note, *moves[hidden:]]
-        for line in moves:
-            self.say(line)
+        self.moves.note(out, self.names(out.names), self.user.id, self.colorblind_on)
 
     # ------------------------------------------------------------------ a turn
 
@@ -257,12 +222,13 @@ class ConsoleTable:
         screen = self.screen.turn_lines(table, view, names)
         screen += self.screen.menu_lines(view, groups)
         self.say("")
-        self.flush(room=self.rows - len(screen) - 1)  # the prompt takes the last line
+        room = self.rows - len(screen) - 1  # the prompt takes the last line
+        self.moves.flush(self.lang, room=room)
         for line in screen:
             self.say(line)
         first = 1 if view.is_turn else 0
         while True:
-            number = await self._number(first, len(groups))
+            number = await self.prompt.number(self.lang, first, len(groups))
             if number is None:
                 return None
             if number == SHOWN_MENU:
@@ -301,40 +267,10 @@ class ConsoleTable:
         items.append(f"0. {self.r.t(lang, 'btn-back')}")
         for line in flow(items, self.columns, "  "):
             self.say(line)
-        picked = await self._number(0, len(group), back=True)
+        picked = await self.prompt.number(self.lang, 0, len(group), back=True)
         if picked is None or picked == 0:
             return None
         return group[picked - 1]
-
-    async def _number(self, low: int, high: int, *, back: bool = False) -> int | None:
-        """A number typed in [low, high]. `q` leaves (None), or with `back` goes back (0);
-        the input's end (Ctrl-D) always leaves. Without `back`, `s` opens the settings and `r`
-        shows the rules, as /settings and /rules do in a chat; then the answer is SHOWN_MENU."""
-        key = "console-prompt-back" if back else "console-prompt"
-        while True:
-            text = await self.ask(self.r.t(self.lang, key, low=low, high=high))
-            if text is None:
-                self.say("")
-                return None
-            word = text.strip().lower()
-            if word in self._words(QUIT_WORDS, "console-quit-keys"):
-                return 0 if back else None
-            if not back and word in self._words(SETTINGS_WORDS, "console-settings-keys"):
-                return SHOWN_MENU if await self._settings() else None
-            if not back and word in self._words(RULES_WORDS, "console-rules-keys"):
-                return SHOWN_MENU if await self._rules() else None
-            try:
-                number = int(text.strip())
-            except ValueError:
-                number = -1
-            if low <= number <= high:
-                return number
-            self.say(self.r.t(self.lang, "console-bad-number", low=low, high=high))
-
-    def _words(self, latin: frozenset[str], key: str) -> frozenset[str]:
-        """What may be typed for a letter command: the letter, and the key it is on in the
-        keyboard's Cyrillic layout (from the locale)."""
-        return latin | frozenset(self.r.t(self.lang, key).split())
 
     # ------------------------------------------------------------------ settings and rules
 
@@ -353,7 +289,7 @@ class ConsoleTable:
             for number, entry in enumerate(entries, 1):
                 self.say(f"{number:>3}. {entry.label}")
             self.say(f"  0. {self.r.t(self.lang, 'btn-back')}")
-            picked = await self._number(0, len(entries), back=True)
+            picked = await self.prompt.number(self.lang, 0, len(entries), back=True)
             if picked is None:
                 return False
             if picked == 0:
@@ -370,7 +306,7 @@ class ConsoleTable:
                 )
             if not out.ok:  # a storage failure: said, and nothing changed
                 self.show(out)
-                self.flush()
+                self.moves.flush(self.lang)
 
     async def _rules(self) -> bool:
         """The rules of a new match, as /rules words them, until Enter (True); False: the input
@@ -380,4 +316,4 @@ class ConsoleTable:
         for paragraph in self.r.rules_text(self.lang, settings).split("\n"):
             for line in wrap(paragraph, self.columns) if paragraph else [""]:
                 self.say(line)
-        return await self.ask(self.r.t(self.lang, "console-rules-back")) is not None
+        return await self.prompt.ask(self.r.t(self.lang, "console-rules-back")) is not None

@@ -44,10 +44,12 @@ from bot.presentation.render import Renderer
 from bot.service import Outcome, Service
 from bot.telegram.cache import CachingRenderer
 from bot.telegram.common import PREFIX, Admins, chat_key
+from bot.telegram.operation import Land
+from bot.telegram.rate_limit import RESERVE
 from bot.telegram.retry import SETUP_BUDGET, retrying
 from bot.telegram.routers import all_routers
 from bot.telegram.routers.inline import InlinePlay
-from bot.telegram.sender import RESERVE, Land, RateLimit, Sender
+from bot.telegram.sender import RateLimit, Sender
 from bot.telegram.session import BotSession
 from bot.telegram.sticker_sync import FIRST_WAIT, StickerSync
 from bot.telegram.strangers import Strangers

@@ -145,7 +145,7 @@ async def test_any_actions_listed_under_one_card_are_a_second_step(
         async def ask(prompt: str) -> str:
             return next(answers)
 
-        table.ask = ask
+        table.prompt.ask = ask
         picked = await table._second_step(view, groups[0], table.names({}))
     finally:
         await storage.close()
@@ -158,12 +158,12 @@ async def test_any_actions_listed_under_one_card_are_a_second_step(
 
 def test_moves_that_scroll_away_are_counted_on_the_screen(table: ConsoleTable) -> None:
     lines = table.lines  # type: ignore[attr-defined]
-    table._moves = [f"• ход {i}" for i in range(10)]
-    table.flush(room=11)  # a blank line and ten moves fit
+    table.moves.lines = [f"• ход {i}" for i in range(10)]
+    table.moves.flush(table.lang, room=11)  # a blank line and ten moves fit
     assert lines == [f"• ход {i}" for i in range(10)]
     lines.clear()
-    table._moves = [f"• ход {i}" for i in range(10)]
-    table.flush(room=5)  # the note and the last four moves stay in sight
+    table.moves.lines = [f"• ход {i}" for i in range(10)]
+    table.moves.flush(table.lang, room=5)  # the note and the last four moves stay in sight
     assert lines[-5:] == ["↑ ещё 6 строк с ходами выше", "• ход 6", "• ход 7", "• ход 8", "• ход 9"]
     assert lines[:6] == [f"• ход {i}" for i in range(6)]  # nothing is lost: it is above
 

@@ -92,7 +92,7 @@ async def test_console_prints_a_timers_notice(tmp_path: Path, renderer: Renderer
         clock.advance(601)
         for out in await service.clock.run_due(math.inf):  # as the console's loop runs the timers
             table.show(out)
-        table.flush()
+        table.moves.flush(table.lang)
     finally:
         await storage.close()
     said = "• " + renderer.t("uk", "info-lobby-expired", minutes=10)

@@ -25,8 +25,9 @@ from bot.delivery.outbox_loop import Delivery, Send
 from bot.service import Outcome, Service, User
 from bot.storage import SendSlot, Storage
 from bot.telegram.app import TelegramApp
+from bot.telegram.chat_queue import NETWORK_ATTEMPTS
 from bot.telegram.common import PREFIX, chat_key
-from bot.telegram.sender import NETWORK_ATTEMPTS, RateLimit
+from bot.telegram.sender import RateLimit
 from tests.telegram.conftest import SETTLE_TIMEOUT, Harness, renderer
 from tests.telegram.fake_bot_api import FakeBotAPI
 from tests.telegram.test_hand_race import Worker as BotWorker

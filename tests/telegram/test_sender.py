@@ -10,7 +10,8 @@ from functools import partial
 import pytest
 from aiogram import Bot
 
-from bot.telegram.sender import Bucket, Keyboard, RateLimit, Sender, Slot
+from bot.telegram.rate_limit import Bucket
+from bot.telegram.sender import Keyboard, RateLimit, Sender, Slot
 from tests.telegram.conftest import language_violations, privacy_violations
 from tests.telegram.fake_bot_api import FakeBotAPI
 
