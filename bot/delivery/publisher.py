@@ -24,6 +24,7 @@ from bot.service.views import HandView, TableView
 log = logging.getLogger(__name__)
 
 KEPT_GAMES = 10_000  # games whose messages a process remembers (the least recently shown go)
+RESULTS = "results"  # the item of an outcome's public results (see `bot.delivery.outbox_loop`)
 
 
 class Record(Protocol):
@@ -55,6 +56,12 @@ class Queries(Protocol):
     ) -> Outcome: ...
 
     async def running_games(self) -> Sequence[Record]: ...
+
+
+def delivered(out: Outcome, item: str) -> bool:
+    """Whether `item` of an outcome (`RESULTS`, say) went out already: an outcome delivered
+    again from the outbox skips what its entries list as sent, so nothing is posted twice."""
+    return out.outbox is not None and item in out.outbox.delivered
 
 
 def behind(seen: int | None, version: int) -> bool:

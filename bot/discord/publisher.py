@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
 from bot.delivery.outbox_loop import Delivery
-from bot.delivery.publisher import GameRefs, newer_hand, newer_table, open_games
+from bot.delivery.publisher import RESULTS, GameRefs, delivered, newer_hand, newer_table, open_games
 from bot.discord.chats import PREFIX, channel_of
 from bot.discord.message_ops import DmClosed, Live, MessageOps
 from bot.discord.reply import LiveHand, Reply
@@ -30,7 +30,6 @@ TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
 TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
 LIVE_REF = "dc:live:"  # + user id: their ephemeral hand, for other processes (`LiveHand.ref`)
-RESULTS = "results"  # the item of an outcome's posted results (see `bot.delivery.outbox_loop`)
 
 
 async def safely(work: Awaitable[Any], what: str) -> None:
@@ -278,7 +277,7 @@ class Publisher:
 
     async def announce(self, out: Outcome, reply: Reply | None) -> None:
         """The public results, posted once: an outcome delivered again skips them."""
-        if out.outbox is not None and RESULTS in out.outbox.delivered:
+        if delivered(out, RESULTS):
             return
         message_id = await self.ops.post_results(out, reply)
         if message_id is not None:
