@@ -21,7 +21,7 @@ from bot.discord.message_ops import DmClosed, Live, MessageOps
 from bot.discord.reply import LiveHand, Reply
 from bot.discord.switches import Switches
 from bot.presentation import notes
-from bot.service import Outcome, UnoService, User
+from bot.service import Outcome, Service, User
 from bot.service.views import HandView, TableView, is_bot
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ class GameMemory(GameRefs):
     their refs (`GameRefs`), the hands it keeps up to date, where each hand goes (`Switches`)
     and each game's chat."""
 
-    def __init__(self, service: UnoService, switches: Switches) -> None:
+    def __init__(self, service: Service, switches: Switches) -> None:
         super().__init__(service, lambda: not service.outbox.sole_process)
         self.switches = switches
         self.live: dict[tuple[int, str], Live] = {}  # (game, player) -> ephemeral hand
@@ -67,7 +67,7 @@ class GameMemory(GameRefs):
 
 
 class Publisher:
-    def __init__(self, service: UnoService, ops: MessageOps, switches: Switches) -> None:
+    def __init__(self, service: Service, ops: MessageOps, switches: Switches) -> None:
         self.service = service
         self.ops = ops
         self.memory = GameMemory(service, switches)
@@ -131,7 +131,9 @@ class Publisher:
         shown = [v for v in (out.table, *out.hands.values()) if v is not None]
         if not shown:
             return
-        latest = await newer_table(self.service, shown[0].game_id, max(v.version for v in shown))
+        latest = await newer_table(
+            self.service.queries, shown[0].game_id, max(v.version for v in shown)
+        )
         if latest is None or latest.table is None:
             return
         table = latest.table
@@ -139,7 +141,7 @@ class Publisher:
         newer: dict[str, HandView] = {}
         for player in delivered:
             found = await newer_hand(
-                self.service, out.hands[player], latest.names.get(player, player)
+                self.service.queries, out.hands[player], latest.names.get(player, player)
             )
             if found is not None:
                 newer[player] = found[0]
@@ -158,7 +160,7 @@ class Publisher:
         otherwise prompt every player whose hand another process keeps up to date."""
         if self.memory.shared:
             return
-        for game_id, out in await open_games(self.service, PREFIX):
+        for game_id, out in await open_games(self.service.queries, PREFIX):
             await safely(self._show_again(out), f"show game {game_id} again")
 
     async def _show_again(self, out: Outcome) -> None:
@@ -169,7 +171,9 @@ class Publisher:
             if is_bot(player):
                 continue
             user = User(player, out.names.get(player, player))
-            hand = (await self.service.hand(user, chat_key=table.chat_key)).hands.get(player)
+            hand = (await self.service.queries.hand(user, chat_key=table.chat_key)).hands.get(
+                player
+            )
             if hand is not None:
                 hands[player] = hand
         await self.publish(dataclasses.replace(out, hands=hands), announce=False)
@@ -271,7 +275,7 @@ class Publisher:
         other process may have shown an older one than this)."""
         log.info("game %s has a table already: message %s deleted", game_id, message_id)
         await self.ops.drop_table(chat_key, message_id)
-        latest = await self.service.game_table(game_id)
+        latest = await self.service.queries.game_table(game_id)
         if latest.table is not None:
             await self.show_table(latest.table, latest.names)
 
@@ -294,7 +298,7 @@ class Hands:
     """The hands and turn prompts of the games this process shows (`Publisher.hands`)."""
 
     def __init__(
-        self, service: UnoService, ops: MessageOps, memory: GameMemory, switches: Switches
+        self, service: Service, ops: MessageOps, memory: GameMemory, switches: Switches
     ) -> None:
         self.service = service
         self.ops = ops

@@ -27,7 +27,7 @@ from bot.delivery.publisher import claim_turn, newer_hand
 from bot.presentation import notes, steps
 from bot.presentation.mentions import fill, marker
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.views import HandView
 from bot.telegram.common import chat_id_of, chat_key
 from bot.telegram.games import TITLE, Game, Games, hand_ref
@@ -45,7 +45,7 @@ TURN_PING = "turn_ping"  # a person's own switch: a new message when their turn 
 class Hands:
     def __init__(
         self,
-        service: UnoService,
+        service: Service,
         renderer: Renderer,
         sender: Sender,
         games: Games,
@@ -112,7 +112,7 @@ class Hands:
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
-        own = await self.service.personal(chat_key(int(view.player)))
+        own = await self.service.settings.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it, by one process.
         ping = began and view.is_turn and not fresh and _switch(own, TURN_PING)
         elsewhere = False  # another process sends this turn's hand new
@@ -146,7 +146,7 @@ class Hands:
         """After a hand's update: if a newer one was committed meanwhile, show it (another
         process's newer hand may have gone out before this older one: `newer_table`)."""
         try:
-            found = await newer_hand(self.service, shown)
+            found = await newer_hand(self.service.queries, shown)
         except Exception as exc:
             log.exception("looking for a newer hand in game %s failed", shown.game_id)
             raise Undelivered(f"no look for a newer hand: {exc}") from exc
@@ -166,7 +166,7 @@ class Hands:
         keyboard."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
-        own = await self.service.personal(chat_key(int(view.player)))
+        own = await self.service.settings.personal(chat_key(int(view.player)))
         pictures = _switch(own, PICTURES)
 
         def render() -> Content:

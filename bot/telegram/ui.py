@@ -32,7 +32,7 @@ from bot.delivery.outbox_loop import Delivery, Send, Undelivered
 from bot.delivery.publisher import RESULTS, delivered, newer_table, open_games
 from bot.presentation import notes
 from bot.presentation.render import Renderer
-from bot.service import Notice, Outcome, UnoService, User
+from bot.service import Notice, Outcome, Service, User
 from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of
 from bot.telegram.games import LOBBY, TABLE, Game, Games
@@ -53,7 +53,7 @@ REVEALED = "revealed:"  # + viewer: the item of a challenged hand shown to the c
 class TelegramUI:
     def __init__(
         self,
-        service: UnoService,
+        service: Service,
         renderer: Renderer,
         sender: Sender,
         username: str,
@@ -62,7 +62,9 @@ class TelegramUI:
         inline: bool = False,
     ) -> None:
         self.service = service
-        self.modes = PlayModes(service, inline=inline)  # private chat, group (inline), both
+        self.modes = PlayModes(
+            service.settings, inline=inline
+        )  # private chat, group (inline), both
         self.r = renderer
         self.sender = sender
         self.username = username
@@ -229,7 +231,7 @@ class TelegramUI:
             if view.status == "running":
                 mode = await self.modes.of(view.chat_key)
                 markup = table_markup(r, view.lang, view.game_id, self.link(view.game_id), mode)
-            picture = (await self.service.settings(view.chat_key)).table_picture
+            picture = (await self.service.settings.settings(view.chat_key)).table_picture
 
             def render() -> Content:
                 return table_content(view, r.table(view, names), wanted=picture), markup
@@ -273,7 +275,7 @@ class TelegramUI:
         the group's budget) may reach Telegram after the newer one and overwrite it. Whichever
         process sent last looks here, and the newest state wins in the end."""
         try:
-            out = await newer_table(self.service, shown.game_id, shown.version)
+            out = await newer_table(self.service.queries, shown.game_id, shown.version)
         except Exception as exc:  # the outcome's entry comes back, and looks again
             log.exception("looking for a newer table of game %s failed", shown.game_id)
             raise Undelivered(f"no look for a newer table: {exc}") from exc
@@ -287,7 +289,7 @@ class TelegramUI:
         in it, shown again from the stored state (what a stopped process had not sent yet is
         sent now; what it had sent is not modified). Returns how many games were shown."""
         shown = 0
-        for game_id, out in await open_games(self.service, prefix):
+        for game_id, out in await open_games(self.service.queries, prefix):
             view = out.table
             assert view is not None
             try:
@@ -296,7 +298,9 @@ class TelegramUI:
                 for seat in view.seats:
                     if seat.is_bot or not private:
                         continue
-                    mine = await self.service.hand(User(seat.id, seat.name), game_id=game_id)
+                    mine = await self.service.queries.hand(
+                        User(seat.id, seat.name), game_id=game_id
+                    )
                     hand = mine.hands.get(seat.id)
                     if hand is not None and hand.choices:
                         # No notification: a turn the stopped process began and did not show
