@@ -14,10 +14,9 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
-from cachetools import LRUCache
-
 from bot.delivery.outbox_loop import Delivery
-from bot.discord.chats import channel_of
+from bot.delivery.publisher import RESULTS, GameRefs, delivered, newer_hand, newer_table, open_games
+from bot.discord.chats import PREFIX, channel_of
 from bot.discord.message_ops import DmClosed, Live, MessageOps
 from bot.discord.reply import LiveHand, Reply
 from bot.discord.switches import Switches
@@ -31,8 +30,6 @@ TABLE_REF = "dc:table"  # the table message's id
 DM_REF = "dc:dm:"  # + user id: "<DM channel id>:<message id>" of the player's hand by DM
 TURN_REF = "dc:turn:"  # + user id: the channel message telling them it is their turn ("" gone)
 LIVE_REF = "dc:live:"  # + user id: their ephemeral hand, for other processes (`LiveHand.ref`)
-RESULTS = "results"  # the item of an outcome's posted results (see `bot.delivery.outbox_loop`)
-KEPT_GAMES = 10_000  # games whose messages a process remembers (the least recently shown go)
 
 
 async def safely(work: Awaitable[Any], what: str) -> None:
@@ -43,53 +40,21 @@ async def safely(work: Awaitable[Any], what: str) -> None:
         log.exception("could not %s", what)
 
 
-class _Games(LRUCache[int, int]):
-    """An LRU cache whose evicted games are forgotten (`GameMemory.forget`)."""
-
-    def __init__(self, maxsize: int, forget: Callable[[int], None]) -> None:
-        super().__init__(maxsize)
-        self._forget = forget
-
-    def popitem(self) -> tuple[int, int]:
-        game_id, version = super().popitem()
-        self._forget(game_id)
-        return game_id, version
-
-
-class GameMemory:
+class GameMemory(GameRefs):
     """What this process remembers of the games it shows, all of it forgotten with the game:
-    their refs (read again once another process committed since: `catch_up`), the hands it
-    keeps up to date, where each hand goes (`Switches`) and each game's chat."""
+    their refs (`GameRefs`), the hands it keeps up to date, where each hand goes (`Switches`)
+    and each game's chat."""
 
     def __init__(self, service: Service, switches: Switches) -> None:
-        self.service = service
+        super().__init__(service, lambda: not service.outbox.sole_process)
         self.switches = switches
-        # game -> the newest version shown here. A game that ends in another process is never
-        # forgotten here by its end: past `KEPT_GAMES`, the least recently shown one is.
-        self.seen: _Games = _Games(KEPT_GAMES, self.forget)
-        self.refs: dict[int, dict[str, str | None]] = {}  # game -> the refs read or written
         self.live: dict[tuple[int, str], Live] = {}  # (game, player) -> ephemeral hand
         self.dm_shown: dict[tuple[int, str], int] = {}  # (game, player) -> hand version by DM
         self.chats: dict[int, str] = {}  # game -> its chat
 
-    @property
-    def shared(self) -> bool:
-        """Other processes of the bot use the database too (shards split across processes):
-        what this one remembers of a game may have changed meanwhile."""
-        return not self.service.outbox.sole_process
-
     def chat_of(self, game_id: int) -> str | None:
         """The chat of a game shown here (saves the service a lookup by id)."""
         return self.chats.get(game_id)
-
-    def catch_up(self, game_id: int, version: int) -> None:
-        """Before showing `version` of a game: if other processes committed versions since
-        this one last showed it, the refs it remembers (the table, the DMs, the turn prompts)
-        may be out of date: they are read again."""
-        seen = self.seen.get(game_id)
-        if seen is not None and version > seen + 1:
-            self.refs.pop(game_id, None)
-        self.seen[game_id] = version if seen is None else max(seen, version)
 
     def forget(self, game_id: int) -> None:
         for slot in [s for s in self.live if s[0] == game_id]:
@@ -97,30 +62,8 @@ class GameMemory:
         for slot in [s for s in self.dm_shown if s[0] == game_id]:
             del self.dm_shown[slot]
         self.switches.forget(game_id)
-        self.seen.pop(game_id, None)
-        self.refs.pop(game_id, None)
         self.chats.pop(game_id, None)
-
-    async def ref(self, game_id: int, key: str) -> str | None:
-        """A ref of the game (`service.refs`), read once and then remembered. With other
-        processes (`shared`) a missing one is read again each time: another process may be
-        storing it (the table of a lobby it is still posting), and a message posted here
-        because of a stale "none" would be a second one."""
-        known = self.refs.setdefault(game_id, {})
-        if key in known and (known[key] is not None or not self.shared):
-            return known[key]
-        known[key] = value = await self.service.refs.get(game_id, key)
-        return value
-
-    async def fresh_ref(self, game_id: int, key: str) -> str | None:
-        """A ref read from the database again (another process may have changed it)."""
-        value = await self.service.refs.get(game_id, key)
-        self.refs.setdefault(game_id, {})[key] = value
-        return value
-
-    async def put_ref(self, game_id: int, key: str, value: str) -> None:
-        await self.service.refs.put(game_id, key, value)
-        self.refs.setdefault(game_id, {})[key] = value
+        super().forget(game_id)
 
 
 class Publisher:
@@ -188,18 +131,20 @@ class Publisher:
         shown = [v for v in (out.table, *out.hands.values()) if v is not None]
         if not shown:
             return
-        game_id = shown[0].game_id
-        latest = await self.service.queries.game_table(game_id)
-        table = latest.table
-        if table is None or table.version <= max(v.version for v in shown):
+        latest = await newer_table(
+            self.service.queries, shown[0].game_id, max(v.version for v in shown)
+        )
+        if latest is None or latest.table is None:
             return
+        table = latest.table
         await self.show_table(table, latest.names)
         newer: dict[str, HandView] = {}
         for player in delivered:
-            user = User(player, latest.names.get(player, player))
-            hand = (await self.service.queries.hand(user, game_id=game_id)).hands.get(player)
-            if hand is not None and hand.version > out.hands[player].version:
-                newer[player] = hand
+            found = await newer_hand(
+                self.service.queries, out.hands[player], latest.names.get(player, player)
+            )
+            if found is not None:
+                newer[player] = found[0]
         if newer:
             await self.hands.push(
                 Outcome(table.chat_key, table.lang, hands=newer, names=latest.names)
@@ -215,21 +160,20 @@ class Publisher:
         otherwise prompt every player whose hand another process keeps up to date."""
         if self.memory.shared:
             return
-        for rec in await self.service.queries.running_games():
-            if channel_of(rec.chat_key) is not None:
-                await safely(self._show_again(rec.chat_key), f"show game {rec.id} again")
+        for game_id, out in await open_games(self.service.queries, PREFIX):
+            await safely(self._show_again(out), f"show game {game_id} again")
 
-    async def _show_again(self, key: str) -> None:
-        out = await self.service.queries.table(key)
+    async def _show_again(self, out: Outcome) -> None:
         table = out.table
-        if table is None or table.status != "running":
-            return
+        assert table is not None
         hands: dict[str, HandView] = {}
         for player in dict.fromkeys(p for p in (table.current, table.pending_target) if p):
             if is_bot(player):
                 continue
             user = User(player, out.names.get(player, player))
-            hand = (await self.service.queries.hand(user, chat_key=key)).hands.get(player)
+            hand = (await self.service.queries.hand(user, chat_key=table.chat_key)).hands.get(
+                player
+            )
             if hand is not None:
                 hands[player] = hand
         await self.publish(dataclasses.replace(out, hands=hands), announce=False)
@@ -269,14 +213,14 @@ class Publisher:
         shown = self._shown.get(key)
         if shown is not None and shown[0] == table.game_id and shown[1] > table.version:
             return None  # a newer state is already on screen
-        ref = await self.memory.ref(table.game_id, TABLE_REF)
+        ref = await self.memory.get(table.game_id, TABLE_REF)
         if reply is not None:
             clicked, lobby = self.ops.clicked(reply, table.game_id)
             if clicked is not None and ref is None and lobby:
                 # A lobby button of a lobby whose id the process posting it has not stored yet
                 # (another process, still waiting for Discord's answer): that lobby it is.
                 await self._claim_table(table.game_id, clicked)
-                ref = await self.memory.ref(table.game_id, TABLE_REF)
+                ref = await self.memory.get(table.game_id, TABLE_REF)
             if clicked is not None and ref == str(clicked):
                 await self.ops.answer_with_table(reply, table, names)
                 self._shown[key] = (table.game_id, table.version)
@@ -288,7 +232,7 @@ class Publisher:
                 return None
             # Deleted, or not editable with the bot's token: a new table message, unless
             # another process posted one meanwhile (then that one is edited).
-            fresh = await self.memory.fresh_ref(table.game_id, TABLE_REF)
+            fresh = await self.memory.fresh(table.game_id, TABLE_REF)
             if fresh in (None, ref):
                 break
             ref = fresh
@@ -300,10 +244,7 @@ class Publisher:
     ) -> bool:
         """Store a message just posted as the game's table, unless another process stored
         one first (`replacing`: the table it replaces, gone); whether it is the table."""
-        mine = str(message_id)
-        stored = await self.service.refs.claim(game_id, TABLE_REF, mine, replacing=replacing)
-        self.memory.refs.setdefault(game_id, {})[TABLE_REF] = stored
-        return stored == mine
+        return await self.memory.claim(game_id, TABLE_REF, str(message_id), replacing=replacing)
 
     async def _adopt_table(
         self, table: TableView, message_id: int, *, replacing: str | None = None
@@ -340,7 +281,7 @@ class Publisher:
 
     async def announce(self, out: Outcome, reply: Reply | None) -> None:
         """The public results, posted once: an outcome delivered again skips them."""
-        if out.outbox is not None and RESULTS in out.outbox.delivered:
+        if delivered(out, RESULTS):
             return
         message_id = await self.ops.post_results(out, reply)
         if message_id is not None:
@@ -403,7 +344,7 @@ class Hands:
             if not hand.acting:
                 await self._drop_prompt(hand.game_id, player)
                 continue
-            if player in acted or await self.memory.ref(hand.game_id, TURN_REF + player):
+            if player in acted or await self.memory.get(hand.game_id, TURN_REF + player):
                 continue  # looking at their hand, or already told
             by_dm = await self.switches.by_dm(hand)
             ping = await self.switches.wants_ping(player)
@@ -411,13 +352,13 @@ class Hands:
                 continue
             ref = await self.ops.post_prompt(hand, ping=ping)
             if ref is not None:
-                await self.memory.put_ref(hand.game_id, TURN_REF + player, ref)
+                await self.memory.put(hand.game_id, TURN_REF + player, ref)
 
     async def _drop_prompt(self, game_id: int, player: str) -> None:
-        ref = await self.memory.ref(game_id, TURN_REF + player)
+        ref = await self.memory.get(game_id, TURN_REF + player)
         if not ref:
             return
-        await self.memory.put_ref(game_id, TURN_REF + player, "")
+        await self.memory.put(game_id, TURN_REF + player, "")
         await self.ops.delete_prompt(ref)
 
     async def drop_prompts(self, game_id: int) -> None:
@@ -469,7 +410,7 @@ class Hands:
             return True  # the DM already shows a newer hand
         self.memory.catch_up(hand.game_id, hand.version)
         ref_key = DM_REF + hand.player
-        ref = await self.memory.ref(hand.game_id, ref_key)
+        ref = await self.memory.get(hand.game_id, ref_key)
         try:
             if ref is not None:
                 if anew:
@@ -479,7 +420,7 @@ class Hands:
                     return True
                 else:
                     gone = True
-                if gone and await self.memory.fresh_ref(hand.game_id, ref_key) not in (None, ref):
+                if gone and await self.memory.fresh(hand.game_id, ref_key) not in (None, ref):
                     # Another process sent the hand anew meanwhile: that message it is.
                     return await self.dm_hand(hand, out, anew=anew)
             if hand.status != "running" or hand.left:
@@ -489,6 +430,6 @@ class Hands:
             if await notes.first_dm_closed(self.service.refs, hand.game_id, hand.player):
                 await self.ops.tell_dm_closed(hand)  # once per game and player
             return False
-        await self.memory.put_ref(hand.game_id, ref_key, sent)
+        await self.memory.put(hand.game_id, ref_key, sent)
         self.memory.dm_shown[slot] = hand.version
         return True

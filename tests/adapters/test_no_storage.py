@@ -14,6 +14,7 @@ NEUTRAL = (
     "bot/presentation/steps.py",
     "bot/presentation/notes.py",
     "bot/delivery/timer_loop.py",
+    "bot/delivery/publisher.py",
     "bot/service/chat_keys.py",
 )
 # `service.storage`, `x.storage.method`, or importing the storage package or module.

@@ -105,6 +105,10 @@ def test_no_import_circle() -> None:
         ("bot.service.lobby", "bot.presentation.render", False),
         ("bot.presentation.render", "bot.service.views", True),
         ("bot.__main__", "bot.storage", True),
+        ("bot.discord.publisher", "bot.delivery.publisher", True),
+        ("bot.telegram.ui", "bot.delivery.publisher", True),
+        ("bot.delivery.publisher", "bot.telegram.sender", False),
+        ("bot.delivery.publisher", "bot.discord.message_ops", False),
     ],
 )
 def test_the_rule_tells_allowed_from_forbidden(importer: str, imported: str, allowed: bool) -> None:

@@ -20,7 +20,7 @@ import discord
 import pytest
 
 from bot.discord.app import UnoBot
-from bot.discord.publisher import TABLE_REF, _Games
+from bot.discord.publisher import TABLE_REF
 from bot.service import Service
 from bot.storage.postgres import PostgresStorage
 from core.game import Game
@@ -253,14 +253,3 @@ async def test_a_dm_player_and_a_guild_player_on_two_processes(
         assert len(c.fake.dm_messages(anya)) == len(c.fake.dm_messages(borya)) == 1
         assert c.prompts() == []
         c.assert_clean()
-
-
-def test_games_ended_elsewhere_are_forgotten_past_a_bound() -> None:
-    """A process forgets a game when it shows its end; one that ended in another process is
-    forgotten once the process remembers `KEPT_GAMES` others it showed more lately."""
-    forgotten: list[int] = []
-    games = _Games(2, forgotten.append)
-    games[1], games[2] = 5, 7
-    assert games.get(1) == 5  # shown lately again
-    games[3] = 1
-    assert forgotten == [2] and set(games) == {1, 3}

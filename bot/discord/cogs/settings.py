@@ -14,6 +14,7 @@ from bot.discord.publisher import safely
 from bot.discord.reply import Reply, fit
 from bot.discord.texts import Message
 from bot.discord.translator import command_description, command_name
+from bot.service.chat_settings import ChatSettings
 
 
 class SettingsPanel(FeatureCog, SettingsHandler):
@@ -30,9 +31,13 @@ class SettingsPanel(FeatureCog, SettingsHandler):
 
         await self.answer(interaction, handle)
 
-    async def panel(self, lang: str, key: str, player: str) -> Message:
-        """The settings panel as `player` sees it: "cards by DM" and the turn ping are theirs."""
-        settings = await self.service.settings.settings(key)
+    async def panel(
+        self, lang: str, key: str, player: str, settings: ChatSettings | None = None
+    ) -> Message:
+        """The settings panel as `player` sees it: "cards by DM" and the turn ping are theirs.
+        `settings`: the chat's, when an outcome just carried them (else they are read)."""
+        if settings is None:
+            settings = await self.service.settings.settings(key)
         own = dataclasses.replace(settings, dm_hands=await self.switches.wants_dm(player, settings))
         return self.texts.settings_message(lang, own, ping=await self.switches.wants_ping(player))
 
@@ -73,7 +78,7 @@ class SettingsPanel(FeatureCog, SettingsHandler):
             if out.error is None:
                 self.switches.changed()
             lang = await self.lang(key, interaction)
-            content, view = await self.panel(lang, key, user.id)
+            content, view = await self.panel(lang, key, user.id, out.settings)
             if out.error is not None:
                 content = fit(self.texts.notice(lang, out.error) + "\n\n" + content)
             await reply.update(content, view)

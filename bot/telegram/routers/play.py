@@ -48,11 +48,11 @@ async def hand_button(
     pressed = await steps.press(service, user, key, chat_key=ui.chat_key_of(key.game))
     out, hand = pressed.out, pressed.hand
     if hand is not None and not (pressed.moved and out.ok):
-        await ui.hand_pressed(key.game, user.id, message.message_id)  # shown again below
+        await ui.hands.hand_pressed(key.game, user.id, message.message_id)  # shown again below
     if pressed.moved:
         await ui.publish(out)
     elif hand is not None and pressed.step is not None:
-        await ui.settle(await ui.show_step(hand, out.names, pressed.step))
+        await ui.settle(await ui.hands.show_step(hand, out.names, pressed.step))
     elif hand is not None:
         await ui.settle(await ui.show_hand(hand, out.names))
     error = pressed.error

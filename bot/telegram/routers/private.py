@@ -17,9 +17,10 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.service import Notice, Service
 from bot.telegram.common import chat_key, user_of
+from bot.telegram.hands import TURN_PING
 from bot.telegram.pictures import PICTURES
 from bot.telegram.retry import retrying
-from bot.telegram.ui import TURN_PING, TelegramUI
+from bot.telegram.ui import TelegramUI
 
 PRIVATE = F.chat.type == "private"
 DEEP_LINK = re.compile(r"g(\d{1,18})")
@@ -115,7 +116,7 @@ async def unknown_button(
             view = out.hands.get(user.id)
             if view is not None:
                 await ui.show_hand(view, out.names)
-                current.add(ui.hand_message_id(game_id, user.id))
+                current.add(ui.hands.hand_message_id(game_id, user.id))
         keyboard = getattr(message, "reply_markup", None)
         if keyboard is not None and message.message_id not in current:
             ui.sender.remove_keyboard(message.chat.id, message.message_id)

@@ -75,7 +75,8 @@ async def change(
         text = ui.notice(out.lang, out.error)
         await retrying(lambda: callback.answer(text, show_alert=True))
         return
-    settings = await service.settings.settings(chat)
+    # The outcome carries the settings it stored: no second trip to the service for them.
+    settings = out.settings if out.settings is not None else await service.settings.settings(chat)
     lang = settings.lang or out.lang
     ui.edit(
         message.chat.id,
