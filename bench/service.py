@@ -3,8 +3,8 @@
 For each number of concurrent games (--games: 1, 100, 500 and 2,000) and each database
 (--backends: a SQLite file in WAL mode with synchronous=FULL, and PostgreSQL 16 from `pgserver`
 with its default durability, both on tmpfs when there is one), every game seats two people and
-one computer player (classic rules, no turn timer), driven through `UnoService` as an adapter
-drives it:
+one computer player (classic rules, no turn timer), driven through the service's use cases as an
+adapter drives them:
 
 - a person whose turn it is presses the first button of their hand `--think` seconds after
   the turn came to them (0: as soon as the service answered the move before), with the hand's
@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.service import Outcome, UnoService, User  # noqa: E402
+from bot.service import Outcome, Service, User  # noqa: E402
 from bot.service.views import HandView  # noqa: E402
 from bot.storage import Storage, StoragePort  # noqa: E402
 from bot.storage.postgres import PostgresStorage  # noqa: E402
@@ -133,9 +133,7 @@ class Game:
 
 
 class Bench:
-    def __init__(
-        self, service: UnoService, tracking: DueTracking, args: argparse.Namespace
-    ) -> None:
+    def __init__(self, service: Service, tracking: DueTracking, args: argparse.Namespace) -> None:
         self.service = service
         self.tracking = tracking
         self.args = args
@@ -148,12 +146,12 @@ class Bench:
 
     async def open_game(self, game: Game) -> None:
         first, *others = game.people.values()
-        await self.service.change_setting(game.chat, first, "timer", "off", is_admin=True)
-        await self.service.new_game(game.chat, first)
+        await self.service.settings.change_setting(game.chat, first, "timer", "off", is_admin=True)
+        await self.service.lobby.new_game(game.chat, first)
         for user in others:
-            await self.service.join(game.chat, user)
-        await self.service.add_bot(game.chat, first)
-        out = await self.service.start_game(game.chat, first)
+            await self.service.lobby.join(game.chat, user)
+        await self.service.lobby.add_bot(game.chat, first)
+        out = await self.service.lobby.start_game(game.chat, first)
         assert out.ok, out.error
         self.learn(game, out)
 
@@ -191,7 +189,7 @@ class Bench:
                 hand = game.hands.get(current)
                 if hand is not None and hand.acting and hand.game_id == game.game_id:
                     return game.people[current], hand
-                out = await self.service.hand(game.people[current], chat_key=game.chat)
+                out = await self.service.queries.hand(game.people[current], chat_key=game.chat)
                 self.learn(game, out)
                 if current not in out.hands:
                     await self.wait_change(game)
@@ -202,7 +200,7 @@ class Bench:
             await self.wait_change(game)
 
     async def finished(self, game: Game) -> bool:
-        out = await self.service.table(game.chat)
+        out = await self.service.queries.table(game.chat)
         return out.table is None or out.table.status != "running"
 
     @staticmethod
@@ -223,7 +221,9 @@ class Bench:
             choice = hand.choices[0]
             action = choice.colors[0] if choice.colors else choice.action
             began = time.perf_counter()
-            out = await self.service.act(user, action, chat_key=game.chat, version=hand.version)
+            out = await self.service.play.act(
+                user, action, chat_key=game.chat, version=hand.version
+            )
             took = time.perf_counter() - began
             result = self.result
             if out.error is not None and out.error.key == "error-busy":
@@ -248,13 +248,11 @@ async def measure(
         storage = await PostgresStorage.open(database)
     tracking = DueTracking(storage, time.time)
     try:
-        service = UnoService(
-            cast(StoragePort, tracking), bot_delay=args.bot_delay, seed=lambda: 12345
-        )
+        service = Service(cast(StoragePort, tracking), bot_delay=args.bot_delay, seed=lambda: 12345)
         await service.start()
         bench = Bench(service, tracking, args)
         await bench.set_up(count)
-        timers = asyncio.create_task(service.run_timers(bench.publish))
+        timers = asyncio.create_task(service.clock.run_timers(bench.publish))
         players = [asyncio.create_task(bench.play(g)) for g in bench.games.values()]
         await asyncio.sleep(args.warmup)
         result = Result(backend, count, args.seconds)

@@ -63,7 +63,7 @@ from pydantic import SecretStr  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.presentation.i18n import get_i18n  # noqa: E402
 from bot.presentation.render import Renderer  # noqa: E402
-from bot.service import UnoService  # noqa: E402
+from bot.service import Service  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.telegram.app import GROUP_LIMIT, TelegramApp, create_bot  # noqa: E402
 from bot.telegram.pictures import PICTURE_FROM  # noqa: E402
@@ -351,7 +351,7 @@ async def run_bot(args: argparse.Namespace, conn: Connection, folder: Path) -> l
     base_url = await asyncio.to_thread(conn.recv)
     results: list[dict[str, Any]] = []
     storage = await Storage.open(folder / "telegram-bench.sqlite3")
-    service = UnoService(storage, bot_delay=1.5)
+    service = Service(storage, bot_delay=1.5)
     await service.start()
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]

@@ -25,7 +25,7 @@ from aiohttp import ClientSession, TCPConnector, WSMsgType, web
 
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService, User
+from bot.service import Service, User
 from bot.storage import Storage
 from bot.web import socket
 from bot.web.app import make_app
@@ -52,7 +52,7 @@ def rss() -> int:
 
 async def run(pages: int, moves: int, folder: Path) -> dict[str, float]:
     storage = await Storage.open(folder / f"bench-{pages}.sqlite3")
-    service = UnoService(storage, bot_delay=0, lobby_idle=None)
+    service = Service(storage, bot_delay=0, lobby_idle=None)
     auth = Auth(token=None, max_age=3600)
     app = make_app(service, Renderer(get_i18n()), auth)
     runner = web.AppRunner(app)
@@ -76,10 +76,10 @@ async def run(pages: int, moves: int, folder: Path) -> dict[str, float]:
             watched = people[:1]
         else:
             watched = people
-        await service.new_game(chat, people[0])
+        await service.lobby.new_game(chat, people[0])
         for p in people[1:]:
-            await service.join(chat, p)
-        out = await service.start_game(chat, people[0])
+            await service.lobby.join(chat, p)
+        out = await service.lobby.start_game(chat, people[0])
         assert out.table is not None
         games.append((chat, out.table.game_id, people))
         seats += [(out.table.game_id, auth.add_local(p)) for p in watched]
@@ -122,10 +122,10 @@ async def run(pages: int, moves: int, folder: Path) -> dict[str, float]:
         done.clear()
         waiting.clear()
         for chat, game, people in games:
-            table = (await service.table(chat)).table
+            table = (await service.queries.table(chat)).table
             assert table is not None and table.current is not None
             mover = next(p for p in people if p.id == table.current)
-            out = await service.act(mover, draw_or_pass, chat_key=chat)
+            out = await service.play.act(mover, draw_or_pass, chat_key=chat)
             assert out.table is not None, out.error
             if game in counts:
                 waiting[(game, out.table.version)] = counts[game]

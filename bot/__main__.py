@@ -15,7 +15,7 @@ from typing import Any
 from bot.config import Settings
 from bot.presentation.i18n import LANGS, get_i18n, normalize_lang
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import DatabaseInUse, Storage, open_storage, sqlite_path
 from core.rules import MAX_PLAYERS, PRESET_NAMES
 
@@ -133,7 +133,7 @@ async def run_console(args: argparse.Namespace, settings: Settings) -> int:
 
     storage = await Storage.open(console_path(args, settings))
     try:
-        service = UnoService(storage, bot_delay=0.0, lobby_idle=settings.lobby_idle)
+        service = Service(storage, bot_delay=0.0, lobby_idle=settings.lobby_idle)
         await service.start()
         table = ConsoleTable(
             service,
@@ -156,7 +156,7 @@ async def run_web(args: argparse.Namespace, settings: Settings) -> int:
 
     storage = await Storage.open(console_path(args, settings).with_name("web.sqlite3"))
     try:
-        service = UnoService(storage, bot_delay=BOT_DELAY, lobby_idle=None)
+        service = Service(storage, bot_delay=BOT_DELAY, lobby_idle=None)
         await service.start()
         return await run_local(service, args, settings)
     finally:
@@ -168,7 +168,7 @@ async def run_chats(settings: Settings) -> int:
     try:
         # A SQLite file is this process's alone; a PostgreSQL database other processes share.
         shared = sqlite_path(settings.database) is None
-        service = UnoService(
+        service = Service(
             storage,
             bot_delay=settings.bot_delay,
             lobby_idle=settings.lobby_idle,
@@ -200,7 +200,7 @@ async def run_stickers(say: Callable[[str], object] = print) -> int:
     settings = Settings()
     storage = await open_storage(settings.database)
     try:
-        return await make_sets(settings, UnoService(storage), say)
+        return await make_sets(settings, Service(storage).settings, say)
     finally:
         await storage.close()
 

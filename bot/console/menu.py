@@ -22,7 +22,7 @@ NOT_IN_A_TERMINAL = frozenset({"timer"})  # the console plays without a turn tim
 class Entry:
     label: str
     key: str
-    value: str | None = None  # None: a switch (`UnoService.toggle_setting`), else set to this
+    value: str | None = None  # None: a switch (`SettingsCases.toggle_setting`), else set to this
 
 
 def entries(r: Renderer, lang: str, settings: ChatSettings) -> list[Entry]:

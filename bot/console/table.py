@@ -2,7 +2,7 @@
 
 The console is just another adapter: it turns numbered choices into service calls and renders
 the same views. Input and output are injectable so a test can play a match to the end. After a
-match it offers a rematch (`UnoService.rematch`: the same computer players, the chat's settings).
+match it offers a rematch (`LobbyCases.rematch`: the same computer players, the chat's settings).
 
 A turn is shown compactly so that it fits an 80x24 terminal: the moves since the player's last
 turn, the table once, the hand once and the choices, several to a line. A choice that needs a
@@ -21,7 +21,7 @@ from bot.console.layout import COLUMNS, ROWS, flow, wrap
 from bot.console.screen import Screen
 from bot.console.stdin import StdinLines
 from bot.presentation.render import Renderer
-from bot.service import Outcome, UnoService, User
+from bot.service import Outcome, Service, User
 from bot.service.views import HandView, TableView
 from core.actions import Action
 from core.rules import Rules
@@ -40,7 +40,7 @@ SHOWN_MENU = -1
 class ConsoleTable:
     def __init__(
         self,
-        service: UnoService,
+        service: Service,
         renderer: Renderer,
         *,
         lang: str | None = None,
@@ -107,13 +107,13 @@ class ConsoleTable:
         while True:
             for out in outcomes:
                 self.show(out)
-            current = await self.service.table(CHAT)
+            current = await self.service.queries.table(CHAT)
             table = current.table
             if table is None or table.status != "running":
                 self.in_match = False
                 self.say("")
                 self.flush()
-                rows = await self.service.leaderboard(CHAT)
+                rows = await self.service.statistics.leaderboard(CHAT)
                 self.say(self.r.stats(self.lang, rows))
                 again = await self._rematch()
                 if again is None:
@@ -121,7 +121,7 @@ class ConsoleTable:
                 outcomes = again
                 continue
             self.in_match = True
-            hand_out = await self.service.hand(self.user, chat_key=CHAT)
+            hand_out = await self.service.queries.hand(self.user, chat_key=CHAT)
             view = hand_out.hands.get(self.user.id)
             if view is not None and view.choices:
                 step = await self._turn(table, view, hand_out.names)
@@ -129,23 +129,23 @@ class ConsoleTable:
                     return False
                 outcomes = step
             else:
-                outcomes = await self.service.run_due(math.inf)
+                outcomes = await self.service.clock.run_due(math.inf)
                 if not outcomes and view is None:
                     return False
 
     async def _resume_or_start(self) -> list[Outcome] | None:
         """Continue the saved match or start a new one; None: the player left at the question."""
         admin = {"is_admin": True}
-        settings = await self.service.settings(CHAT)
+        settings = await self.service.settings.settings(CHAT)
         self.lang = self.wanted_lang or settings.lang or "ru"
         self.user = self._player(self.lang)
         changes = [("lang", self.lang), ("timer", "off")]
         if self.colorblind is not None:
             changes.append(("colorblind", "on" if self.colorblind else "off"))
         for key, value in changes:
-            await self.service.change_setting(CHAT, self.user, key, value, **admin)
-        self.colorblind_on = (await self.service.settings(CHAT)).colorblind
-        current = await self.service.table(CHAT)
+            await self.service.settings.change_setting(CHAT, self.user, key, value, **admin)
+        self.colorblind_on = (await self.service.settings.settings(CHAT)).colorblind
+        current = await self.service.queries.table(CHAT)
         saved = current.table
         if saved is not None and saved.status == "running":
             self.in_match = True
@@ -157,19 +157,21 @@ class ConsoleTable:
                     self.say(self.r.t(self.lang, "console-resumed"))
                     return [current]
         if saved is not None:
-            await self.service.kill(CHAT, self.user, is_admin=True)
+            await self.service.lobby.kill(CHAT, self.user, is_admin=True)
         if self.preset is not None:
-            await self.service.change_setting(CHAT, self.user, "preset", self.preset, **admin)
-        await self.service.new_game(CHAT, self.user)
+            await self.service.settings.change_setting(
+                CHAT, self.user, "preset", self.preset, **admin
+            )
+        await self.service.lobby.new_game(CHAT, self.user)
         for _ in range(self.bots):
-            await self.service.add_bot(CHAT, self.user)
+            await self.service.lobby.add_bot(CHAT, self.user)
         self.in_match = True
-        return [await self.service.start_game(CHAT, self.user)]
+        return [await self.service.lobby.start_game(CHAT, self.user)]
 
     async def _continue_saved(self, saved: TableView) -> bool | None:
         """Ask whether to continue the saved match (True) or start afresh (False)."""
         lang = self.lang
-        settings = await self.service.settings(CHAT)
+        settings = await self.service.settings.settings(CHAT)
         new_rules = Rules.preset(self.preset) if self.preset else settings.rules()
         bots = sum(seat.is_bot for seat in saved.seats)
         number: int | None = SHOWN_MENU
@@ -203,13 +205,13 @@ class ConsoleTable:
             number = await self._number(0, 1)
         if not number:
             return None
-        lobby = await self.service.rematch(CHAT, self.user)
+        lobby = await self.service.lobby.rematch(CHAT, self.user)
         if not lobby.ok:  # the last game was stopped, not finished: nothing to repeat
             self.show(lobby)
             self.flush()
             return None
         self.in_match = True
-        return [await self.service.start_game(CHAT, self.user)]
+        return [await self.service.lobby.start_game(CHAT, self.user)]
 
     # ------------------------------------------------------------------ output
 
@@ -266,7 +268,7 @@ class ConsoleTable:
             if number == SHOWN_MENU:
                 return []  # the turn is shown again, fresh
             if number == 0:
-                return await self.service.run_due(math.inf)
+                return await self.service.clock.run_due(math.inf)
             group = groups[number - 1]
             action: Action | None = group[0]
             if len(group) > 1:
@@ -276,7 +278,9 @@ class ConsoleTable:
                         self.say(line)
                     continue
             assert action is not None
-            out = await self.service.act(self.user, action, chat_key=CHAT, version=view.version)
+            out = await self.service.play.act(
+                self.user, action, chat_key=CHAT, version=view.version
+            )
             return [out]
 
     async def _second_step(
@@ -338,7 +342,7 @@ class ConsoleTable:
         """The table's settings, one numbered line each (`bot.console.menu`), until `0` or `q`
         goes back (True); False: the input ended."""
         while True:
-            settings = await self.service.settings(CHAT)  # as the last change left them
+            settings = await self.service.settings.settings(CHAT)  # as the last change left them
             self.lang = settings.lang or self.lang
             self.user = self._player(self.lang)
             self.colorblind_on = settings.colorblind
@@ -357,9 +361,11 @@ class ConsoleTable:
             entry = entries[picked - 1]
             admin = {"is_admin": True}  # the person at the keyboard owns the table
             if entry.value is None:
-                out = await self.service.toggle_setting(CHAT, self.user, entry.key, **admin)
+                out = await self.service.settings.toggle_setting(
+                    CHAT, self.user, entry.key, **admin
+                )
             else:
-                out = await self.service.change_setting(
+                out = await self.service.settings.change_setting(
                     CHAT, self.user, entry.key, entry.value, **admin
                 )
             if not out.ok:  # a storage failure: said, and nothing changed
@@ -369,7 +375,7 @@ class ConsoleTable:
     async def _rules(self) -> bool:
         """The rules of a new match, as /rules words them, until Enter (True); False: the input
         ended."""
-        settings = await self.service.settings(CHAT)
+        settings = await self.service.settings.settings(CHAT)
         self.say("")
         for paragraph in self.r.rules_text(self.lang, settings).split("\n"):
             for line in wrap(paragraph, self.columns) if paragraph else [""]:

@@ -1,5 +1,5 @@
 """The loop every adapter runs for its chats' deadlines: computer moves, turn timeouts, idle
-lobbies (`UnoService.run_timers`), each outcome published as it happens.
+lobbies (`Clock.run_timers`), each outcome published as it happens.
 
 One failed publication is logged and the loop goes on; if the service's loop itself fails, it is
 started again after `retry` seconds. `published` counts the outcomes handed to the adapter, and
@@ -21,17 +21,16 @@ log = logging.getLogger(__name__)
 Publish = Callable[[Outcome], Awaitable[None]]
 
 
-class TimerService(Protocol):
+class Timers(Protocol):
     async def run_timers(
         self, publish: Callable[[Outcome], Awaitable[None]], *, prefix: str = ""
     ) -> None: ...
 
 
 class TimerLoop:
-    def __init__(
-        self, service: TimerService, publish: Publish, *, prefix: str, retry: float = 1.0
-    ) -> None:
-        self.service = service
+    def __init__(self, clock: Timers, publish: Publish, *, prefix: str, retry: float = 1.0) -> None:
+        """`clock`: the service's deadlines (`bot.service.clock.Clock`)."""
+        self.clock = clock
         self.publish = publish
         self.prefix = prefix
         self.retry = retry
@@ -58,7 +57,7 @@ class TimerLoop:
     async def _run(self) -> None:
         while True:
             try:
-                await self.service.run_timers(self._publish, prefix=self.prefix)
+                await self.clock.run_timers(self._publish, prefix=self.prefix)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -32,7 +32,7 @@ from bot.discord.texts import Texts
 from bot.discord.translator import FluentTranslator
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 
 log = logging.getLogger(__name__)
 TIMER_RETRY = 5.0  # seconds before the timer loop starts again after a failure
@@ -42,7 +42,7 @@ COGS: tuple[type[FeatureCog], ...] = (Lobby, Play, SettingsPanel, Info, Stale)
 class UnoBot(commands.Bot):
     def __init__(
         self,
-        service: UnoService,
+        service: Service,
         *,
         renderer: Renderer | None = None,
         sync_commands: bool = False,
@@ -74,7 +74,7 @@ class UnoBot(commands.Bot):
         self._timers = timers
         self._card_emoji = card_emoji
         self.timers = TimerLoop(
-            service, self.publisher.publish_timed, prefix=PREFIX, retry=TIMER_RETRY
+            service.clock, self.publisher.publish_timed, prefix=PREFIX, retry=TIMER_RETRY
         )
 
     async def setup_hook(self) -> None:
@@ -115,7 +115,7 @@ class ShardedUnoBot(UnoBot, commands.AutoShardedBot):
     publisher remembers is checked against the database (`bot.discord.publisher`)."""
 
 
-def create_bot(settings: Settings, service: UnoService, **kwargs: Any) -> UnoBot:
+def create_bot(settings: Settings, service: Service, **kwargs: Any) -> UnoBot:
     """One bot connection (one shard), or with DISCORD_SHARD_COUNT set, the shards of
     DISCORD_SHARD_IDS (all of them when unset) of that many."""
     if settings.discord_shard_count is None:
@@ -128,7 +128,7 @@ def create_bot(settings: Settings, service: UnoService, **kwargs: Any) -> UnoBot
     )
 
 
-async def run_discord(settings: Settings, service: UnoService) -> None:
+async def run_discord(settings: Settings, service: Service) -> None:
     """Run the bot until it is closed; the token comes from `.env` and is never logged."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set")

@@ -22,7 +22,7 @@ from bot.discord.message_ops import DmClosed, Live, MessageOps
 from bot.discord.reply import LiveHand, Reply
 from bot.discord.switches import Switches
 from bot.presentation import notes
-from bot.service import Outcome, UnoService, User
+from bot.service import Outcome, Service, User
 from bot.service.views import HandView, TableView, is_bot
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,7 @@ class GameMemory:
     their refs (read again once another process committed since: `catch_up`), the hands it
     keeps up to date, where each hand goes (`Switches`) and each game's chat."""
 
-    def __init__(self, service: UnoService, switches: Switches) -> None:
+    def __init__(self, service: Service, switches: Switches) -> None:
         self.service = service
         self.switches = switches
         # game -> the newest version shown here. A game that ends in another process is never
@@ -124,7 +124,7 @@ class GameMemory:
 
 
 class Publisher:
-    def __init__(self, service: UnoService, ops: MessageOps, switches: Switches) -> None:
+    def __init__(self, service: Service, ops: MessageOps, switches: Switches) -> None:
         self.service = service
         self.ops = ops
         self.memory = GameMemory(service, switches)
@@ -189,7 +189,7 @@ class Publisher:
         if not shown:
             return
         game_id = shown[0].game_id
-        latest = await self.service.game_table(game_id)
+        latest = await self.service.queries.game_table(game_id)
         table = latest.table
         if table is None or table.version <= max(v.version for v in shown):
             return
@@ -197,7 +197,7 @@ class Publisher:
         newer: dict[str, HandView] = {}
         for player in delivered:
             user = User(player, latest.names.get(player, player))
-            hand = (await self.service.hand(user, game_id=game_id)).hands.get(player)
+            hand = (await self.service.queries.hand(user, game_id=game_id)).hands.get(player)
             if hand is not None and hand.version > out.hands[player].version:
                 newer[player] = hand
         if newer:
@@ -215,12 +215,12 @@ class Publisher:
         otherwise prompt every player whose hand another process keeps up to date."""
         if self.memory.shared:
             return
-        for rec in await self.service.running_games():
+        for rec in await self.service.queries.running_games():
             if channel_of(rec.chat_key) is not None:
                 await safely(self._show_again(rec.chat_key), f"show game {rec.id} again")
 
     async def _show_again(self, key: str) -> None:
-        out = await self.service.table(key)
+        out = await self.service.queries.table(key)
         table = out.table
         if table is None or table.status != "running":
             return
@@ -229,7 +229,7 @@ class Publisher:
             if is_bot(player):
                 continue
             user = User(player, out.names.get(player, player))
-            hand = (await self.service.hand(user, chat_key=key)).hands.get(player)
+            hand = (await self.service.queries.hand(user, chat_key=key)).hands.get(player)
             if hand is not None:
                 hands[player] = hand
         await self.publish(dataclasses.replace(out, hands=hands), announce=False)
@@ -334,7 +334,7 @@ class Publisher:
         other process may have shown an older one than this)."""
         log.info("game %s has a table already: message %s deleted", game_id, message_id)
         await self.ops.drop_table(chat_key, message_id)
-        latest = await self.service.game_table(game_id)
+        latest = await self.service.queries.game_table(game_id)
         if latest.table is not None:
             await self.show_table(latest.table, latest.names)
 
@@ -357,7 +357,7 @@ class Hands:
     """The hands and turn prompts of the games this process shows (`Publisher.hands`)."""
 
     def __init__(
-        self, service: UnoService, ops: MessageOps, memory: GameMemory, switches: Switches
+        self, service: Service, ops: MessageOps, memory: GameMemory, switches: Switches
     ) -> None:
         self.service = service
         self.ops = ops

@@ -6,24 +6,24 @@ each time (the service keeps settings only a few seconds then)."""
 from __future__ import annotations
 
 from bot.discord.chats import DM_HANDS, TURN_PING, personal_key
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.chat_settings import ChatSettings
 from bot.service.views import HandView
 
 
 class Switches:
-    def __init__(self, service: UnoService) -> None:
+    def __init__(self, service: Service) -> None:
         self.service = service
         self._by_dm: dict[tuple[int, str], bool] = {}  # (game, player) -> the hand goes by DM
 
     async def wants_dm(self, player: str, settings: ChatSettings) -> bool:
         """Whether `player` gets their hand by DM: their own choice, else the channel's default."""
-        own = (await self.service.personal(personal_key(player))).get(DM_HANDS)
+        own = (await self.service.settings.personal(personal_key(player))).get(DM_HANDS)
         return settings.dm_hands if own is None else bool(own)
 
     async def wants_ping(self, player: str) -> bool:
         """Whether `player` asked to be notified when their turn begins (off unless chosen)."""
-        return bool((await self.service.personal(personal_key(player))).get(TURN_PING))
+        return bool((await self.service.settings.personal(personal_key(player))).get(TURN_PING))
 
     async def by_dm(self, hand: HandView) -> bool:
         """Whether this hand goes by DM: decided once per game and player, again after a
@@ -31,7 +31,7 @@ class Switches:
         slot = (hand.game_id, hand.player)
         known = self._by_dm.get(slot)
         if known is None:
-            settings = await self.service.settings(hand.chat_key)
+            settings = await self.service.settings.settings(hand.chat_key)
             known = await self.wants_dm(hand.player, settings)
             if self.service.outbox.sole_process:
                 self._by_dm[slot] = known

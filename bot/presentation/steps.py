@@ -7,7 +7,7 @@ one button per first part (`pick <first part>`, see `bot.presentation.buttons`);
 the actions sharing it, and a way back. Which actions are grouped is read from the hand's legal
 actions, so a new kind of two-step move needs no change here.
 
-`press` turns a hand button into a service call: a move goes to `service.act` (which refuses an
+`press` turns a hand button into a service call: a move goes to `service.play.act` (which refuses an
 outdated version with a fresh hand); opening a step, going back or turning a page only reads
 the hand, and is refused as stale when the hand changed since the button was drawn or holds
 nothing the button names.
@@ -112,7 +112,7 @@ def step_title(r: Renderer, view: HandView, head: str) -> str:
 # ---------------------------------------------------------------------------------- a press
 
 
-class HandService(Protocol):
+class Mover(Protocol):
     async def act(
         self,
         user: User,
@@ -123,9 +123,21 @@ class HandService(Protocol):
         version: int | None = None,
     ) -> Outcome: ...
 
+
+class HandReader(Protocol):
     async def hand(
         self, user: User, *, chat_key: str | None = None, game_id: int | None = None
     ) -> Outcome: ...
+
+
+class HandService(Protocol):
+    """The two use cases a press may call (`bot.service.Service` has them)."""
+
+    @property
+    def play(self) -> Mover: ...
+
+    @property
+    def queries(self) -> HandReader: ...
 
 
 @dataclass(frozen=True)
@@ -146,11 +158,11 @@ async def press(
     """A hand button's press; `chat_key` (when the adapter knows the game's chat) saves the
     service a lookup by game id."""
     if key.is_move:
-        out = await service.act(
+        out = await service.play.act(
             user, key.act, chat_key=chat_key, game_id=key.game, version=key.version
         )
         return Press(out, out.hands.get(user.id), out.error, moved=True)
-    out = await service.hand(user, game_id=key.game)
+    out = await service.queries.hand(user, game_id=key.game)
     hand = out.hands.get(user.id)
     if out.error is not None or hand is None:
         return Press(out, None, out.error or NOT_IN_GAME)
@@ -167,17 +179,17 @@ async def press(
 # ------------------------------------------------------------------------- the lobby's buttons
 
 
-class TableService(Protocol):
+class TableReader(Protocol):
     async def table(self, chat_key: str) -> Outcome: ...
 
 
-async def lobby_refusal(service: TableService, chat_key: str, game: int) -> Notice | None:
+async def lobby_refusal(queries: TableReader, chat_key: str, game: int) -> Notice | None:
     """Why a lobby button of `game` is refused in this chat (None: it is the open lobby's).
 
     No game: `error-no-game`. Another game's button (an older lobby, or forged data): stale,
     and nothing of anyone's is shown.
     """
-    current = (await service.table(chat_key)).table
+    current = (await queries.table(chat_key)).table
     if current is None:
         return Notice("error-no-game")
     if current.game_id != game:

@@ -123,7 +123,7 @@ class ChatSettings:
         """A copy with one switch flipped; ValueError when `key` is not one of SWITCHES.
 
         The flip is computed from these settings, so a caller that must not lose a concurrent
-        flip reads and writes them under one lock (`UnoService.toggle_setting`).
+        flip reads and writes them under one lock (`SettingsCases.toggle_setting`).
         """
         if key not in SWITCHES:
             raise ValueError(key)

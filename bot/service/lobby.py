@@ -170,7 +170,21 @@ class LobbyCases:
 
         return await self._in_lobby(chat_key, user, change)
 
-    async def remove(
+    async def leave(self, chat_key: str, user: User) -> Outcome:
+        return await self._remove(chat_key, user, user.id, kicked=False, is_admin=False)
+
+    async def kick(
+        self, chat_key: str, user: User, target: str, *, is_admin: bool = False
+    ) -> Outcome:
+        return await self._remove(chat_key, user, target, kicked=True, is_admin=is_admin)
+
+    async def kick_seat(
+        self, chat_key: str, user: User, seat: int, *, is_admin: bool = False
+    ) -> Outcome:
+        """Remove whoever sits in `seat`, counted from 1 as the table lists them."""
+        return await self._remove(chat_key, user, seat, kicked=True, is_admin=is_admin)
+
+    async def _remove(
         self, chat_key: str, user: User, target: str | int, *, kicked: bool, is_admin: bool
     ) -> Outcome:
         """/leave (the user themself), a kick by id or by seat number (counted from 1 as the

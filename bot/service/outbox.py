@@ -19,9 +19,8 @@ from bot.service.alarms import retry_delay
 from bot.service.match import Match
 from bot.service.outcome import Entries, Outcome
 from bot.service.refs import Refs
-from bot.service.send_budget import SendBudget
 from bot.service.unit_of_work import UnitOfWork
-from bot.storage import OutboxEntry, OutboxStorage, SendSlot
+from bot.storage import OutboxEntry, OutboxStorage
 
 logger = logging.getLogger("bot.service")
 
@@ -42,7 +41,7 @@ def sent_key(chat_key: str, entry_id: int, item: str) -> str:
 
 
 class OutboxPort:
-    """What adapters may do with the outbox (`UnoService.outbox`); they never see the storage.
+    """What adapters may do with the outbox (`Service.outbox`); they never see the storage.
 
     Entries are written only for the chats of a platform whose adapter delivers them
     (`deliver`): the console and the service's own tests have no delivery loop, and an entry
@@ -57,7 +56,6 @@ class OutboxPort:
         uow: UnitOfWork,
         entries: OutboxStorage,
         refs: Refs,
-        budget: SendBudget,
         *,
         sole_process: bool = False,
     ):
@@ -67,7 +65,6 @@ class OutboxPort:
         self.uow = uow
         self.entries = entries
         self.refs = refs
-        self.budget = budget
         self.sole_process = sole_process
 
     @property
@@ -202,15 +199,3 @@ class OutboxPort:
         if out.outbox is not None and out.outbox.game_id is not None:
             key = sent_key(out.chat_key, out.outbox.ids[-1], item)
             await self.refs.put(out.outbox.game_id, key, message_id)
-
-    # ------------------------------------------------------------------ the send budget
-
-    async def take_send_slot(
-        self, chat_key: str, count: int, period: float, flight: float, reserve: int = 0
-    ) -> SendSlot | float:
-        """`SendBudget.take_send_slot`, for the adapters' senders, which hold this port."""
-        return await self.budget.take_send_slot(chat_key, count, period, flight, reserve)
-
-    async def land_send_slot(self, slot: SendSlot) -> None:
-        """`SendBudget.land_send_slot`, likewise."""
-        await self.budget.land_send_slot(slot)

@@ -6,11 +6,20 @@ one a move is being applied to, and a game that cannot be loaded is set aside he
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.service import projection
 from bot.service.match import meta_from_dict
 from bot.service.outcome import Notice, Outcome, User, lang_of
 from bot.service.unit_of_work import UnitOfWork, Work
-from bot.storage import GameRecord
+
+
+@dataclass(frozen=True)
+class RunningGame:
+    """A running game as the adapters list it (to show it again after a start)."""
+
+    id: int
+    chat_key: str
 
 
 class Queries:
@@ -69,15 +78,16 @@ class Queries:
         assert chat_key is not None
         return await self.uow.run(chat_key, user.lang, use_case, user=user)
 
-    async def running_games(self) -> list[GameRecord]:
-        return [r for r in await self.uow.storage.active_games() if r.status == "running"]
+    async def running_games(self) -> list[RunningGame]:
+        records = await self.uow.storage.active_games()
+        return [RunningGame(r.id, r.chat_key) for r in records if r.status == "running"]
 
     async def games_of(self, user_id: str) -> list[int]:
         """The running games `user_id` was dealt into, oldest first (a DM's /start finds the
         player's hands with it, without reading any stored meta itself)."""
         ids = []
-        for rec in await self.running_games():
-            if rec.corrupt:
+        for rec in await self.uow.storage.active_games():
+            if rec.status != "running" or rec.corrupt:
                 continue
             try:
                 lobby, _ = meta_from_dict(rec.meta)

@@ -1,6 +1,6 @@
 """Per-game facts the adapters keep between updates: message ids, "told the chat once" marks.
 
-Adapters reach them only through this port (`UnoService.refs`), never through the storage, so
+Adapters reach them only through this port (`Service.refs`), never through the storage, so
 the storage can change shape without touching any adapter.
 """
 

@@ -77,7 +77,7 @@ def prepare_commit(
     outbox: Sequence[dict[str, Any]] = (),
     claim: float = 0.0,
 ) -> Commit:
-    """Check and serialise what `StoragePort.commit` writes; GameNotFound for an id no row can
+    """Check and serialise what `GameStorage.commit` writes; GameNotFound for an id no row can
     have, ValueError for a status or value the storage cannot hold."""
     check_status(status)
     if not known_id(game_id):

@@ -432,7 +432,7 @@ class StoragePort(
     Protocol,
 ):
     """Every concern at once: what each database adapter implements, and what the wiring
-    (`bot.__main__`, `UnoService`) hands on to the service's modules.
+    (`bot.__main__`, `Service`) hands on to the service's modules.
 
     **Faults are told apart from answers.**  A backend failure (locked past the busy timeout,
     disk full, read-only, I/O error, closed storage) raises :class:`StorageError` with the

@@ -41,7 +41,7 @@ from bot.delivery.outbox_loop import Delivery
 from bot.delivery.timer_loop import TimerLoop
 from bot.presentation.i18n import COMMANDS, LANGS, get_i18n, normalize_lang
 from bot.presentation.render import Renderer
-from bot.service import Outcome, UnoService
+from bot.service import Outcome, Service
 from bot.telegram.cache import CachingRenderer
 from bot.telegram.common import PREFIX, Admins, chat_key
 from bot.telegram.retry import SETUP_BUDGET, retrying
@@ -94,8 +94,8 @@ class LangMiddleware(BaseMiddleware):
         chat: Chat | None = data.get("event_chat")
         hint = user.language_code if user is not None else None
         if chat is not None and chat.type in ("group", "supergroup"):
-            service: UnoService = data["service"]
-            data["lang"] = await service.lang(chat_key(chat.id), hint)
+            service: Service = data["service"]
+            data["lang"] = await service.settings.lang(chat_key(chat.id), hint)
         else:
             data["lang"] = normalize_lang(hint)
         return await handler(event, data)
@@ -195,7 +195,7 @@ class TelegramApp:
     def __init__(
         self,
         bot: Bot,
-        service: UnoService,
+        service: Service,
         renderer: Renderer | None = None,
         *,
         group_limit: RateLimit | None = GROUP_LIMIT,
@@ -225,7 +225,7 @@ class TelegramApp:
         self.sticker_owner = sticker_owner
         self.sticker_sync = StickerSync(self.inline.stickers, first_wait=sticker_wait)
         self.web_runner: web.AppRunner | None = None
-        self.timers = TimerLoop(service, self._publish, prefix=PREFIX)
+        self.timers = TimerLoop(service.clock, self._publish, prefix=PREFIX)
 
     async def setup(self) -> TelegramUI:
         if self.ui is not None:
@@ -247,7 +247,7 @@ class TelegramApp:
         if me.supports_inline_queries:  # in the background: text results until it is done
             self.sticker_sync.start(
                 self.bot,
-                self.service,
+                self.service.settings,
                 self.renderer.i18n,
                 owner=self.sticker_owner,
                 username=me.username or "",
@@ -280,12 +280,12 @@ class TelegramApp:
         look-up): twice that."""
         limit = self.sender.group_limit
         assert limit is not None
-        outbox = self.service.outbox
+        budget = self.service.send_budget
         flight = 2 * self.bot.session.timeout
-        got = await outbox.take_send_slot(
+        got = await budget.take_send_slot(
             chat_key(chat_id), limit.count, limit.period, flight, RESERVE if low else 0
         )
-        return got if isinstance(got, float) else partial(outbox.land_send_slot, got)
+        return got if isinstance(got, float) else partial(budget.land_send_slot, got)
 
     async def _publish(self, out: Outcome) -> None:
         """A timer's outcome (a computer player moved, a turn timed out, a lobby expired)."""
@@ -349,7 +349,7 @@ class TelegramApp:
         await self.bot.session.close()
 
 
-async def run_telegram(settings: Settings, service: UnoService) -> None:
+async def run_telegram(settings: Settings, service: Service) -> None:
     """`python -m bot` with TELEGRAM_TOKEN set: polling, or the webhook with WEBHOOK_URL."""
     app = TelegramApp(
         create_bot(settings),

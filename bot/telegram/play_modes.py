@@ -28,14 +28,14 @@ class SettingsSource(Protocol):
 class PlayModes:
     """The play mode in force in a chat (the chat's choice, if the bot can play inline)."""
 
-    def __init__(self, service: SettingsSource, *, inline: bool = False) -> None:
-        self.service = service
+    def __init__(self, settings: SettingsSource, *, inline: bool = False) -> None:
+        self.settings = settings
         self.inline = inline  # getMe's supports_inline_queries
 
     async def of(self, chat_key: str) -> str:
         if not self.inline:
             return PRIVATE
-        return (await self.service.settings(chat_key)).play_mode
+        return (await self.settings.settings(chat_key)).play_mode
 
     @staticmethod
     def private_hands(mode: str) -> bool:

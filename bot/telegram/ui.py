@@ -57,7 +57,7 @@ from bot.delivery.outbox_loop import Delivery, Send, Undelivered
 from bot.presentation import notes, steps
 from bot.presentation.mentions import fill, marker
 from bot.presentation.render import Renderer
-from bot.service import Notice, Outcome, UnoService, User
+from bot.service import Notice, Outcome, Service, User
 from bot.service.identity import storable
 from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of, chat_key
@@ -112,7 +112,7 @@ class _Game:
 class TelegramUI:
     def __init__(
         self,
-        service: UnoService,
+        service: Service,
         renderer: Renderer,
         sender: Sender,
         username: str,
@@ -121,7 +121,9 @@ class TelegramUI:
         inline: bool = False,
     ) -> None:
         self.service = service
-        self.modes = PlayModes(service, inline=inline)  # private chat, group (inline), both
+        self.modes = PlayModes(
+            service.settings, inline=inline
+        )  # private chat, group (inline), both
         self.r = renderer
         self.sender = sender
         self.username = username
@@ -387,7 +389,7 @@ class TelegramUI:
             if view.status == "running":
                 mode = await self.modes.of(view.chat_key)
                 markup = table_markup(r, view.lang, view.game_id, self.link(view.game_id), mode)
-            picture = (await self.service.settings(view.chat_key)).table_picture
+            picture = (await self.service.settings.settings(view.chat_key)).table_picture
 
             def render() -> Content:
                 return table_content(view, r.table(view, names), wanted=picture), markup
@@ -454,7 +456,7 @@ class TelegramUI:
         the group's budget) may reach Telegram after the newer one and overwrite it. Whichever
         process sent last looks here, and the newest state wins in the end."""
         try:
-            out = await self.service.game_table(shown.game_id)
+            out = await self.service.queries.game_table(shown.game_id)
         except Exception as exc:  # the outcome's entry comes back, and looks again
             log.exception("looking for a newer table of game %s failed", shown.game_id)
             raise Undelivered(f"no look for a newer table: {exc}") from exc
@@ -516,7 +518,7 @@ class TelegramUI:
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
-        own = await self.service.personal(chat_key(int(view.player)))
+        own = await self.service.settings.personal(chat_key(int(view.player)))
         # A turn begins: the hand as a new message, if the player wants it, by one process.
         ping = began and view.is_turn and not fresh and _switch(own, TURN_PING)
         elsewhere = False  # another process sends this turn's hand new
@@ -561,7 +563,7 @@ class TelegramUI:
         """After a hand's update: if a newer one was committed meanwhile, show it (another
         process's newer hand may have gone out before this older one, see `_converge`)."""
         try:
-            out = await self.service.hand(User(shown.player, ""), game_id=shown.game_id)
+            out = await self.service.queries.hand(User(shown.player, ""), game_id=shown.game_id)
         except Exception as exc:
             log.exception("looking for a newer hand in game %s failed", shown.game_id)
             raise Undelivered(f"no look for a newer hand: {exc}") from exc
@@ -574,7 +576,7 @@ class TelegramUI:
     async def turn_ping(self, player: str) -> bool:
         """Whether `player` is notified when their turn begins (their own switch, on unless
         they turned it off)."""
-        return _switch(await self.service.personal(chat_key(int(player))), TURN_PING)
+        return _switch(await self.service.settings.personal(chat_key(int(player))), TURN_PING)
 
     def _hand_content(self, view: HandView, text: str, wanted: bool) -> str | Photo:
         return hand_content(view, text, wanted=wanted, picture_from=self.picture_from)
@@ -586,7 +588,7 @@ class TelegramUI:
         keyboard."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
-        own = await self.service.personal(chat_key(int(view.player)))
+        own = await self.service.settings.personal(chat_key(int(view.player)))
         pictures = _switch(own, PICTURES)
 
         def render() -> Content:
@@ -663,11 +665,11 @@ class TelegramUI:
         in it, shown again from the stored state (what a stopped process had not sent yet is
         sent now; what it had sent is not modified). Returns how many games were shown."""
         shown = 0
-        for record in await self.service.running_games():
+        for record in await self.service.queries.running_games():
             if not record.chat_key.startswith(prefix):
                 continue
             try:
-                out = await self.service.table(record.chat_key)
+                out = await self.service.queries.table(record.chat_key)
                 view = out.table
                 if view is None or view.game_id != record.id or view.status != "running":
                     continue
@@ -676,7 +678,9 @@ class TelegramUI:
                 for seat in view.seats:
                     if seat.is_bot or not private:
                         continue
-                    mine = await self.service.hand(User(seat.id, seat.name), game_id=view.game_id)
+                    mine = await self.service.queries.hand(
+                        User(seat.id, seat.name), game_id=view.game_id
+                    )
                     hand = mine.hands.get(seat.id)
                     if hand is not None and hand.choices:
                         # No notification: a turn the stopped process began and did not show

@@ -1,7 +1,7 @@
 """The web table's aiohttp application: the page, its hashed files and the WebSocket.
 
 `make_app` builds it over a running service; `serve` runs it on a host and port until
-cancelled, with the feed of other processes' commits (`UnoService.follow_changes`) followed
+cancelled, with the feed of other processes' commits (`Service.follow_changes`) followed
 for as long as it runs.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.web import socket
 from bot.web.assets import FOREVER, assets, script_hash
 from bot.web.auth import Auth
@@ -61,7 +61,7 @@ async def no_content(request: web.Request) -> web.Response:
     return web.Response(status=204, headers={"Cache-Control": FOREVER})
 
 
-def make_app(service: UnoService, renderer: Renderer, auth: Auth) -> web.Application:
+def make_app(service: Service, renderer: Renderer, auth: Auth) -> web.Application:
     app = web.Application()
     hub = Hub(service, renderer)
     app[socket.WEB] = socket.Context(service, renderer, auth, hub)

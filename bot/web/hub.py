@@ -2,7 +2,7 @@
 
 The hub listens to the service's feed of committed changes (`bot.service.changes`). A change of
 a game that pages show marks it; one task per game then reads the current views through the
-service (`UnoService.live`: the table once, each viewer's hand) and sends each page its frame.
+service (`LiveViews.views`: the table once, each viewer's hand) and sends each page its frame.
 Changes that arrive while it reads are folded into one more read, and a version the pages have
 already been shown is ignored (PostgreSQL delivers this process's own commits twice).
 
@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.presentation.render import Renderer
-from bot.service import UnoService, User
+from bot.service import Service, User
 from bot.web import frames
 
 logger = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ class Page:
 
 
 class Hub:
-    def __init__(self, service: UnoService, renderer: Renderer) -> None:
+    def __init__(self, service: Service, renderer: Renderer) -> None:
         self.service = service
         self.r = renderer
         self._pages: dict[int, dict[str, Page]] = {}
@@ -128,7 +128,7 @@ class Hub:
         pages = [only] if only is not None else self.pages_of(game)
         if not pages:
             return True
-        out = await self.service.live(game, {p.user.id for p in pages})
+        out = await self.service.live.views(game, {p.user.id for p in pages})
         if out.table is None:
             return False
         if only is None:

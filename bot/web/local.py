@@ -4,7 +4,7 @@ No Telegram here: the page is served on 127.0.0.1 only, and the person at the ke
 by a random secret printed once, in the link (after `#`, so it never reaches a log). The table
 has a SQLite file of its own (`bot.__main__` opens it beside the console's); a running match
 there is picked up again, otherwise a new one is dealt. Computer players move on the service's
-deadlines (`UnoService.run_timers`), a little apart so that a person can follow them.
+deadlines (`Clock.run_timers`), a little apart so that a person can follow them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from bot.config import Settings
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService, User
+from bot.service import Service, User
 from bot.web.app import make_app, serve
 from bot.web.auth import Auth
 
@@ -33,7 +33,7 @@ def player(number: int, r: Renderer, lang: str) -> User:
 
 
 async def deal(
-    service: UnoService,
+    service: Service,
     humans: list[User],
     *,
     bots: int,
@@ -53,37 +53,37 @@ async def deal(
     if target is not None:
         settings.append(("target", str(target)))
     for key, value in settings:
-        await service.change_setting(chat, host, key, value, is_admin=True)
-    if (await service.table(chat)).table is not None:
-        await service.kill(chat, host, is_admin=True)
-    await service.new_game(chat, host)
+        await service.settings.change_setting(chat, host, key, value, is_admin=True)
+    if (await service.queries.table(chat)).table is not None:
+        await service.lobby.kill(chat, host, is_admin=True)
+    await service.lobby.new_game(chat, host)
     for person in humans[1:]:
-        await service.join(chat, person)
+        await service.lobby.join(chat, person)
     for _ in range(bots):
-        await service.add_bot(chat, host)
-    out = await service.start_game(chat, host)
+        await service.lobby.add_bot(chat, host)
+    out = await service.lobby.start_game(chat, host)
     if out.table is None:
         raise RuntimeError(f"the local match did not start: {out.error}")
     return out.table.game_id
 
 
-async def resumed(service: UnoService, user: User) -> int | None:
+async def resumed(service: Service, user: User) -> int | None:
     """The local table's running match, when `user` plays in it."""
-    table = (await service.table(CHAT)).table
+    table = (await service.queries.table(CHAT)).table
     if table is None or table.status != "running":
         return None
     return table.game_id if any(seat.id == user.id for seat in table.seats) else None
 
 
 async def run_local(
-    service: UnoService,
+    service: Service,
     args: argparse.Namespace,
     settings: Settings,
     say: Callable[[str], object] = print,
 ) -> int:
     """Serve the local table until stopped (Ctrl+C); `args` are the console's options."""
     r = Renderer(get_i18n())
-    lang = args.lang or (await service.settings(CHAT)).lang or "ru"
+    lang = args.lang or (await service.settings.settings(CHAT)).lang or "ru"
     user = player(1, r, lang)
     game = None if args.new else await resumed(service, user)
     if game is None:
@@ -93,7 +93,7 @@ async def run_local(
         )  # fmt: skip
     auth = Auth(token=None, max_age=settings.webapp_max_age)
     link = f"http://{HOST}:{settings.web_port}/#local={auth.add_local(user)}&game={game}"
-    timers = asyncio.create_task(service.run_timers(lambda _out: None))
+    timers = asyncio.create_task(service.clock.run_timers(lambda _out: None))
     try:
         say(r.t(lang, "web-local-ready", url=link))
         say(r.t(lang, "web-local-stop", keys="Ctrl+C"))

@@ -27,7 +27,7 @@ from bot.presentation import notes
 from bot.presentation.buttons import HandKey, parse
 from bot.presentation.render import Renderer
 from bot.presentation.steps import STALE, press
-from bot.service import Notice, UnoService
+from bot.service import Notice, Service
 from bot.service.chat_keys import TELEGRAM, prefix
 from bot.service.outcome import lang_of
 from bot.web import frames
@@ -51,7 +51,7 @@ CLOSE_FLOOD = 4429
 
 @dataclass
 class Context:
-    service: UnoService
+    service: Service
     renderer: Renderer
     auth: Auth
     hub: Hub
@@ -100,7 +100,7 @@ async def _greet(ctx: Context, ws: web.WebSocketResponse) -> Page | None:
         await _refuse(ctx, ws, lang, refused.key, CLOSE_AUTH)
         return None
     lang = lang_of(who.user.lang) if who.user.lang else lang
-    out = None if who.game is None else await ctx.service.live(who.game, [who.user.id])
+    out = None if who.game is None else await ctx.service.live.views(who.game, [who.user.id])
     table = None if out is None else out.table
     platform = prefix(TELEGRAM) if who.telegram else LOCAL_PREFIX
     if table is None or not table.chat_key.startswith(platform):
@@ -169,11 +169,11 @@ async def _press(ctx: Context, page: Page, data: str) -> None:
 
 
 async def _leave(ctx: Context, page: Page) -> None:
-    out = await ctx.service.live(page.game, [])
+    out = await ctx.service.live.views(page.game, [])
     table = out.table
     if table is None or table.status not in ("lobby", "running"):
         await page.send(frames.notice(ctx.renderer, page.lang, STALE))
         return
-    done = await ctx.service.leave(table.chat_key, page.user)
+    done = await ctx.service.lobby.leave(table.chat_key, page.user)
     if done.error is not None:
         await page.send(frames.notice(ctx.renderer, page.lang, done.error))

@@ -75,6 +75,14 @@ class FakeService:
         out.hands[user.id] = self.view
         return out
 
+    @property
+    def play(self) -> FakeService:  # the press's move
+        return self
+
+    @property
+    def queries(self) -> FakeService:  # the press's look at the hand
+        return self
+
 
 async def test_a_press_opens_the_step_goes_back_or_moves() -> None:
     service = FakeService(hand(*SEVEN_ZERO, version=4))

@@ -11,7 +11,7 @@ import pytest
 
 from bot.delivery.outbox_loop import Delivery
 from bot.delivery.timer_loop import TimerLoop
-from bot.service import Outcome, UnoService
+from bot.service import Outcome, Service
 from bot.storage import Storage
 
 
@@ -64,7 +64,7 @@ async def test_a_loop_stopped_as_it_is_woken_stops(tmp_path: Path) -> None:
     the loop went on, and whoever awaited its stop hung.)"""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
     try:
-        service = UnoService(storage)
+        service = Service(storage)
         await service.start()
         delivery = Delivery(service.outbox, "tg:")
 
@@ -73,10 +73,10 @@ async def test_a_loop_stopped_as_it_is_woken_stops(tmp_path: Path) -> None:
 
         await delivery.start(publish)
         for _ in range(20):
-            timers = TimerLoop(service, publish, prefix="tg:")
+            timers = TimerLoop(service.clock, publish, prefix="tg:")
             timers.start()
             await asyncio.sleep(0.01)  # both loops asleep
-            service.wake()
+            service.alarms.wake()
             delivery.wake()
             await asyncio.wait_for(asyncio.gather(timers.stop(), delivery.stop()), 5)
             delivery._task = asyncio.create_task(delivery._run())  # asleep again next time

@@ -18,7 +18,7 @@ import pexpect
 import pytest
 
 from bot.console.table import CHAT, HUMAN
-from bot.service import UnoService, User
+from bot.service import Service, User
 from bot.storage import GameRecord, Storage
 from core.rules import Rules
 
@@ -83,20 +83,22 @@ async def saved_match(
     try:
         user = User(HUMAN, "Игрок" if lang == "ru" else "Гравець", lang)
         for seed in range(1, 300):
-            service = UnoService(storage, bot_delay=0.0, seed=lambda s=seed: s)
+            service = Service(storage, bot_delay=0.0, seed=lambda s=seed: s)
             for key, value in (("lang", lang), ("timer", "off"), ("preset", preset)):
-                assert (await service.change_setting(CHAT, user, key, value, is_admin=True)).ok
-            if (await service.table(CHAT)).table is not None:
-                await service.kill(CHAT, user, is_admin=True)
-            await service.new_game(CHAT, user)
+                assert (
+                    await service.settings.change_setting(CHAT, user, key, value, is_admin=True)
+                ).ok
+            if (await service.queries.table(CHAT)).table is not None:
+                await service.lobby.kill(CHAT, user, is_admin=True)
+            await service.lobby.new_game(CHAT, user)
             for _ in range(3):
-                await service.add_bot(CHAT, user)
-            assert (await service.start_game(CHAT, user)).ok
+                await service.lobby.add_bot(CHAT, user)
+            assert (await service.lobby.start_game(CHAT, user)).ok
             for _ in range(50):
-                view = (await service.hand(user, chat_key=CHAT)).hands[HUMAN]
+                view = (await service.queries.hand(user, chat_key=CHAT)).hands[HUMAN]
                 if view.is_turn:
                     break
-                await service.run_due(math.inf)
+                await service.clock.run_due(math.inf)
             if view.is_turn and (not wild or any(c.colors for c in view.choices)):
                 return seed
         raise AssertionError("no deal gave the player a wild card")
@@ -107,7 +109,7 @@ async def saved_match(
 async def active_rules(db: Path) -> Rules:
     storage = await Storage.open(db)
     try:
-        table = (await UnoService(storage).table(CHAT)).table
+        table = (await Service(storage).queries.table(CHAT)).table
         assert table is not None and table.status == "running"
         return table.rules
     finally:

@@ -13,7 +13,7 @@ from bot.console.layout import COLUMNS, ROWS, flow, grid, width, wrap
 from bot.console.table import ConsoleTable
 from bot.presentation.i18n import I18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.views import Choice, HandView, Seat, TableView
 from bot.storage import Storage
 from core.actions import Action, ActionType
@@ -139,7 +139,7 @@ async def test_any_actions_listed_under_one_card_are_a_second_step(
 
     storage = await Storage.open(tmp_path / "console.sqlite3")
     try:
-        table.service = UnoService(storage)
+        table.service = Service(storage)
         answers = iter(["5", "2"])  # out of range, then the second player
 
         async def ask(prompt: str) -> str:

@@ -28,7 +28,7 @@ from bot.discord.publisher import TABLE_REF
 from bot.discord.reply import DEFER_AFTER
 from bot.presentation.i18n import I18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.match import meta_from_dict
 from bot.storage import Storage
@@ -73,7 +73,7 @@ class Table:
     db_path: Path
     clock: Callable[[], float]
     storage: Storage
-    service: UnoService
+    service: Service
     bot: UnoBot
     lang: str
     errors: _Errors
@@ -209,11 +209,13 @@ class Table:
         return await self.click(user, message, button["custom_id"])
 
     def slow_past_deferral(self, monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
-        """The service calls `names` take `SLOW_WORK` seconds, longer than the bot's
+        """The use cases `names` (`lobby.join`) take `SLOW_WORK` seconds, longer than the bot's
         `defer_after`: each moves the fake clock that far, then holds its work until Discord
         has the interaction's answer, which can only be the deferral. No real time counts."""
         for name in names:
-            original = getattr(self.service, name)
+            role, _, case = name.partition(".")
+            cases = getattr(self.service, role)
+            original = getattr(cases, case)
 
             async def call(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
                 handle = list(self.fake.interactions.values())[-1]  # the one being handled
@@ -221,11 +223,11 @@ class Table:
                 await handle.wait_answered()
                 return await _original(*args, **kwargs)
 
-            monkeypatch.setattr(self.service, name, call)
+            monkeypatch.setattr(cases, case, call)
 
     async def run_due(self) -> None:
         """Let the computer players and timers act now, published like the timer loop does."""
-        for out in await self.service.run_due(math.inf):
+        for out in await self.service.clock.run_due(math.inf):
             await self.bot.publisher.publish_timed(out)
 
     # ------------------------------------------------------------------ restart
@@ -242,7 +244,7 @@ class Table:
     async def boot_after_restart(self) -> None:
         await self.storage.close()
         self.storage = await Storage.open(self.db_path, clock=self.clock)
-        self.service = UnoService(self.storage, clock=self.clock, bot_delay=2.0, seed=lambda: 4242)
+        self.service = Service(self.storage, clock=self.clock, bot_delay=2.0, seed=lambda: 4242)
         await self.service.start()
         self.bot = UnoBot(self.service, renderer=RENDERER, **self.bot_options)
         await self.fake.boot(self.bot)
@@ -346,7 +348,7 @@ def table_factory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[.
         clock = clock or FakeClock()
         db_path = tmp_path / f"uno-{locale}.sqlite3"
         storage = await Storage.open(db_path, clock=clock)
-        service = UnoService(storage, clock=clock, bot_delay=bot_delay, seed=lambda: 4242)
+        service = Service(storage, clock=clock, bot_delay=bot_delay, seed=lambda: 4242)
         await service.start()
         options = {"timers": False, "card_emoji": False, **bot_options}
         table: Table | None = None
@@ -442,7 +444,7 @@ async def test_the_lobby_chooses_the_robots_level(make_table: Callable[..., Any]
         again = await t.click(anya, table, "l:1:strong", snapshot=before)
         assert not again.ephemeral
         assert level_button() == (strong, "l:1:easy")
-        assert not (await t.service.settings(t.chat)).strong_bots  # only this lobby's
+        assert not (await t.service.settings.settings(t.chat)).strong_bots  # only this lobby's
         await t.click(anya, table, label=RENDERER.t("ru", "btn-start"))
         rec = await t.storage.active_game(t.chat)
         assert rec is not None and rec.status == "running"
@@ -458,7 +460,9 @@ async def test_an_idle_lobby_expires_with_a_notice(
         table = await t.lobby(*t.users[:2])
         assert isinstance(t.clock, FakeClock)
         t.clock.advance(DEFAULT_LOBBY_IDLE + 1)
-        outs = await t.service.run_due(prefix="dc:")  # what the timer loop of this adapter runs
+        outs = await t.service.clock.run_due(
+            prefix="dc:"
+        )  # what the timer loop of this adapter runs
         assert len(outs) == 1
         await t.bot.publisher.publish_timed(outs[0])
         await t.fake.settle()
@@ -711,8 +715,10 @@ async def test_hands_by_direct_message_and_closed_dms(make_table: Callable[..., 
             assert panel is not None and panel.is_ephemeral and dm_state(panel) == off
             await t.select(user, panel, "s:toggle", "dm_hands")
             assert dm_state(panel) == on
-            assert (await t.service.personal(f"dc:{t.uid(user)}"))["dm_hands"] is True
-        assert not (await t.service.settings(t.chat)).dm_hands  # the channel default is untouched
+            assert (await t.service.settings.personal(f"dc:{t.uid(user)}"))["dm_hands"] is True
+        assert not (
+            await t.service.settings.settings(t.chat)
+        ).dm_hands  # the channel default is untouched
         others = (await t.slash(gleb, "settings")).original
         assert others is not None and dm_state(others) == off
         t.fake.set_dm_closed(vika)
@@ -778,7 +784,9 @@ async def test_slow_work_is_deferred_in_time(
 ) -> None:
     async with make_table() as t:
         anya, borya, vika, _ = t.users
-        t.slow_past_deferral(monkeypatch, "new_game", "join", "act", "hand")
+        t.slow_past_deferral(
+            monkeypatch, "lobby.new_game", "lobby.join", "play.act", "queries.hand"
+        )
         lost = await t.slash(borya, "join")  # no game yet: the error stays private
         assert lost.callback_type == 5 and lost.answered_within(SLOW_WORK)
         assert RENDERER.t("ru", "error-no-game").split(".")[0] in lost.text
@@ -813,7 +821,7 @@ async def test_a_busy_machine_does_not_defer(
     time, and takes no simulated time, is answered at once with the lobby, as on a fast machine.
     (The real delay is the stimulus, not a wait: any longer delay gives the same result.)"""
     async with make_table() as t:
-        new_game = t.service.new_game
+        new_game = t.service.lobby.new_game
         real_time: list[float] = []
 
         async def on_a_busy_machine(*args: Any, **kwargs: Any) -> Any:
@@ -822,7 +830,7 @@ async def test_a_busy_machine_does_not_defer(
             real_time.append(time.monotonic() - started)
             return await new_game(*args, **kwargs)
 
-        monkeypatch.setattr(t.service, "new_game", on_a_busy_machine)
+        monkeypatch.setattr(t.service.lobby, "new_game", on_a_busy_machine)
         new = await t.slash(t.users[0], "new")
         assert real_time and real_time[0] > DEFER_AFTER  # longer than `defer_after`, really
         assert new.callback_type == 4 and not new.deferred and new.followups == []
@@ -926,7 +934,7 @@ async def test_computer_players_move_through_the_timer_loop(
         # The robot moved on its own, and the loop showed it: the table is the current state.
         log = await t.storage.log(1)
         assert log[before].actor == t.uid(anya) and log[-1].actor == ROBOT
-        now = await t.service.table(t.chat)
+        now = await t.service.queries.table(t.chat)
         assert now.table is not None
         assert table.content == t.bot.texts.table_message(now.table, now.names)[0]
         assert RENDERER.t("ru", "table-turn", name="Аня") in table.content

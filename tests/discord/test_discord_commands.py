@@ -17,7 +17,7 @@ from bot.config import Settings
 from bot.discord import layout
 from bot.discord.app import UnoBot, run_discord
 from bot.presentation.i18n import COMMANDS
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.views import Choice, HandView
 from bot.storage import PlayerResult, Storage
 from core.actions import Action
@@ -122,7 +122,7 @@ async def test_settings_menu_only_for_the_creator_or_an_admin(
         ]
         await t.select(borya, panel, "s:timer", "30")
         assert RENDERER.t("ru", "error-not-allowed") in panel.text
-        assert (await t.service.settings(t.chat)).timer == 90
+        assert (await t.service.settings.settings(t.chat)).timer == 90
         # Anya created the game; Gleb administers the server.
         mine = (await t.slash(anya, "settings")).original
         assert mine is not None
@@ -134,7 +134,7 @@ async def test_settings_menu_only_for_the_creator_or_an_admin(
         admin = (await t.slash(gleb, "settings")).original
         assert admin is not None
         await t.select(gleb, admin, "s:timer", "off")
-        settings = await t.service.settings(t.chat)
+        settings = await t.service.settings.settings(t.chat)
         rules = settings.rules()
         assert settings.preset == "house" and settings.timer is None
         assert rules.no_bluffing and rules.scoring.value == "tally" and rules.target == 200
@@ -235,6 +235,7 @@ async def test_run_discord_passes_the_secret_and_never_logs_it(
 
     class _Service:
         storage = None
+        clock = None  # the deadlines the timer loop is given, never run here
 
     await run_discord(settings, _Service())  # type: ignore[arg-type]
     assert seen == [secret]
@@ -251,7 +252,7 @@ async def test_the_token_stays_out_of_the_logs(
     caplog.set_level(logging.DEBUG)
     storage = await Storage.open(tmp_path / "token.sqlite3")
     try:
-        service = UnoService(storage)
+        service = Service(storage)
         async with FakeDiscord() as fake:
             world = fake.setup_guild(["Аня", "Боря"])
             bot = UnoBot(service, renderer=RENDERER, timers=False)

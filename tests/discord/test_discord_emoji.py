@@ -134,7 +134,7 @@ async def test_hand_buttons_carry_their_cards_emoji(
         await emoji_ready(t)
         anya, borya, vika, _ = t.users
         # Borya takes his hand by DM: his buttons carry the emoji there too.
-        await t.service.toggle_personal(f"dc:{t.uid(borya)}", "dm_hands", default=False)
+        await t.service.settings.toggle_personal(f"dc:{t.uid(borya)}", "dm_hands", default=False)
         await t.started(anya, borya, vika)
         position = {anya: "r7 r5 g3 wild4 b9", borya: "b5 r2 y2", vika: "g9 g8 g7"}
         await t.install(t.position(position))

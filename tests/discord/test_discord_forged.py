@@ -78,7 +78,7 @@ async def state(t: Table) -> tuple[Any, ...]:
     rec = await t.storage.active_game(t.chat)
     assert rec is not None
     public = [m.id for m in t.fake.channel_messages(t.world.channel)]
-    return rec.version, rec.state, rec.meta, await t.service.settings(t.chat), public
+    return rec.version, rec.state, rec.meta, await t.service.settings.settings(t.chat), public
 
 
 def callbacks(handle: InteractionHandle) -> int:

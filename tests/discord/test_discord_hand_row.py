@@ -53,7 +53,7 @@ def text_line(t: Table, cards: str, colorblind: bool = False) -> str:
 
 async def today_text(t: Table, user: Any) -> str:
     """The hand's text as the renderer writes it (what Discord showed before the pictures)."""
-    out = await t.service.hand(User(t.uid(user), user.name), chat_key=t.chat)
+    out = await t.service.queries.hand(User(t.uid(user), user.name), chat_key=t.chat)
     return RENDERER.hand(out.hands[t.uid(user)], out.names)
 
 
@@ -73,7 +73,7 @@ async def test_the_hand_shows_every_card_playable_ones_bright(
         await emoji_ready(t)
         anya, borya, vika, _ = t.users
         # Vika takes her hand by DM: the row is there too.
-        await t.service.toggle_personal(f"dc:{t.uid(vika)}", "dm_hands", default=False)
+        await t.service.settings.toggle_personal(f"dc:{t.uid(vika)}", "dm_hands", default=False)
         await t.started(anya, borya, vika)
         cards = "b9 r7 g3 wild4 r5"
         await t.install(t.position({anya: cards, borya: "b5 r2 y2", vika: "g9 r8 g7"}))
@@ -239,7 +239,7 @@ async def test_a_move_makes_the_same_calls_with_the_pictures(
 ) -> None:
     async with make_table() as t:
         anya, borya, vika, _ = t.users
-        await t.service.toggle_personal(f"dc:{t.uid(vika)}", "dm_hands", default=False)
+        await t.service.settings.toggle_personal(f"dc:{t.uid(vika)}", "dm_hands", default=False)
         await t.started(anya, borya, vika)
         plain = await one_move(t)
         t.bot_options["card_emoji"] = True

@@ -87,7 +87,7 @@ async def test_a_slow_personal_switch_updates_the_panel_clicked(
         anya = t.users[0]
         panel = (await t.slash(anya, "settings")).original
         assert panel is not None
-        t.slow_past_deferral(monkeypatch, "toggle_personal")
+        t.slow_past_deferral(monkeypatch, "settings.toggle_personal")
         handle = await t.select(anya, panel, "s:toggle", switch)
         assert handle.callback_type == 6  # deferred as an update
         assert handle.answered_within(SLOW_WORK)

@@ -26,7 +26,7 @@ async def test_a_lobby_left_unposted_is_posted_once_at_start(
         anya, borya, *_ = t.users
         await t.shutdown_for_restart()
         # The old process commits /new and stops before anything is posted.
-        out = await t.service.new_game(t.chat, User(t.uid(anya), "Аня"))
+        out = await t.service.lobby.new_game(t.chat, User(t.uid(anya), "Аня"))
         assert out.ok and out.outbox is not None
         assert t.fake.channel_messages(t.world.channel) == []
 

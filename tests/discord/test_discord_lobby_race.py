@@ -67,7 +67,7 @@ async def test_a_game_dealt_elsewhere_while_its_lobby_is_posted_has_one_table(
 
         # Process A shows the next state of the game: in the stored table, and nowhere else.
         edits = len(c.fake.calls)
-        dealt = (await a.service.table(c.chat)).table
+        dealt = (await a.service.queries.table(c.chat)).table
         assert dealt is not None
         current = next(u for u in c.world.users if str(u.id) == dealt.current)
         hand = (await c.fake.click(a, current, table, label=MY_CARDS)).original

@@ -44,7 +44,7 @@ async def test_a_commit_left_unshown_is_shown_once_at_start(make_table: Callable
         assert unsent(t.db_path) == 0  # every commit so far was shown and marked sent
         await t.shutdown_for_restart()
         # The old process commits Vika's leave and stops before showing anything of it.
-        out = await t.service.leave(t.chat, User(t.uid(vika), "Вика"))
+        out = await t.service.lobby.leave(t.chat, User(t.uid(vika), "Вика"))
         assert out.ok and out.outbox is not None
         assert unsent(t.db_path) == 1 and left_texts(t, "Вика") == []
         assert "Вика" in table.content

@@ -106,7 +106,7 @@ async def test_a_deferred_rematch_command_still_pings(
     async with make_table(locale=locale) as t:
         anya, borya, vika, _ = t.users
         await finish_match(t)
-        t.slow_past_deferral(monkeypatch, "rematch")
+        t.slow_past_deferral(monkeypatch, "lobby.rematch")
         handle = await t.slash(vika, RENDERER.i18n.command_name(t.lang, "rematch"))
         assert handle.callback_type == 5 and handle.answered_within(SLOW_WORK)
         assert handle.original is not None and handle.original.deleted  # the placeholder

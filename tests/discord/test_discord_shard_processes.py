@@ -21,7 +21,7 @@ import pytest
 
 from bot.discord.app import UnoBot
 from bot.discord.publisher import TABLE_REF, _Games
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage.postgres import PostgresStorage
 from core.game import Game
 from core.rules import Rules
@@ -144,7 +144,7 @@ def cluster(
                 for shard in range(SHARDS):
                     storage = await PostgresStorage.open(postgres_url, clock=clock)
                     storages.append(storage)
-                    service = UnoService(storage, clock=clock, bot_delay=2.0, seed=lambda: 4242)
+                    service = Service(storage, clock=clock, bot_delay=2.0, seed=lambda: 4242)
                     await service.start()
                     bot = UnoBot(
                         service, renderer=RENDERER, timers=False, card_emoji=False,

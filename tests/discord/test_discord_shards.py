@@ -13,7 +13,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.config import Settings
 from bot.discord.app import ShardedUnoBot, UnoBot, create_bot
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import Storage
 from tests.discord.fake_discord import FakeDiscord
 
@@ -41,7 +41,7 @@ async def test_the_shards_of_this_process_identify_to_the_gateway(
     config = settings(monkeypatch, DISCORD_SHARD_COUNT="3", DISCORD_SHARD_IDS="2")
     storage = await Storage.open(tmp_path / "uno.sqlite3")
     try:
-        service = UnoService(storage)
+        service = Service(storage)
         async with FakeDiscord() as fake:
             monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
             bot = create_bot(config, service, timers=False)
@@ -65,7 +65,7 @@ async def test_without_shard_settings_the_bot_is_one_connection(
 ) -> None:
     storage = await Storage.open(tmp_path / "uno.sqlite3")
     try:
-        bot = create_bot(settings(monkeypatch), UnoService(storage), timers=False)
+        bot = create_bot(settings(monkeypatch), Service(storage), timers=False)
         assert type(bot) is UnoBot and bot.shard_count is None
         await bot.close()
     finally:

@@ -50,16 +50,16 @@ async def test_two_concurrent_flips_of_a_chat_switch_cancel_out(
     make_table: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, switch: str
 ) -> None:
     async with make_table() as t:
-        before = await t.service.settings(t.chat)
+        before = await t.service.settings.settings(t.chat)
         slow_settings_reads(t, monkeypatch)
         await press_twice_at_once(t, switch)
-        after = await t.service.settings(t.chat)
+        after = await t.service.settings.settings(t.chat)
         assert after.rules() == before.rules() and after.colorblind == before.colorblind
         # And one press alone still flips it.
         panel = (await t.slash(t.users[0], "settings")).original
         assert panel is not None
         await t.select(t.users[0], panel, "s:toggle", switch)
-        flipped = await t.service.settings(t.chat)
+        flipped = await t.service.settings.settings(t.chat)
         assert (flipped.rules(), flipped.colorblind) != (before.rules(), before.colorblind)
         t.assert_clean()
 
@@ -71,5 +71,5 @@ async def test_two_concurrent_flips_of_cards_by_dm_cancel_out(
         key = f"dc:{t.uid(t.users[0])}"
         slow_settings_reads(t, monkeypatch)
         await press_twice_at_once(t, "dm_hands")
-        assert (await t.service.personal(key))["dm_hands"] is False
+        assert (await t.service.settings.personal(key))["dm_hands"] is False
         t.assert_clean()

@@ -32,7 +32,7 @@ from pathlib import Path
 from bench.crash import replay_problem
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService, projection
+from bot.service import Service, projection
 from bot.service.chat_settings import ChatSettings
 from bot.storage.postgres import PostgresStorage
 from bot.telegram.common import chat_key
@@ -154,7 +154,7 @@ async def stored(url: str, tables: list[Table]) -> str:
 async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
     storage = await PostgresStorage.open(url)
     try:
-        service = UnoService(storage)
+        service = Service(storage)
         renderer = Renderer(get_i18n())
         for table in tables:
             group = table.group.id

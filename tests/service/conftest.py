@@ -10,7 +10,7 @@ import pytest
 
 from bot.presentation.i18n import I18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService, User
+from bot.service import Service, User
 from bot.storage import Storage, StoragePort
 from bot.storage.postgres import PostgresStorage
 from tests.storage.postgres_server import pg_server, postgres_url
@@ -53,9 +53,9 @@ async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
 
 
 @pytest.fixture
-async def service(storage: Storage, clock: FakeClock) -> UnoService:
+async def service(storage: Storage, clock: FakeClock) -> Service:
     counter = iter(range(1, 10_000))
-    svc = UnoService(storage, clock=clock, bot_delay=2.0, seed=lambda: 4242 + next(counter))
+    svc = Service(storage, clock=clock, bot_delay=2.0, seed=lambda: 4242 + next(counter))
     await svc.start()
     return svc
 

@@ -12,7 +12,7 @@ import os
 import random
 import sys
 
-from bot.service import UnoService, User
+from bot.service import Service, User
 from bot.storage import Storage
 from core.ai import choose_action
 from core.game import Game
@@ -24,21 +24,21 @@ PLAYERS = [User("1", "A", "ru"), User("2", "B", "ru"), User("3", "C", "ru")]
 async def main(path: str) -> None:
     storage = await Storage.open(path)
     rng = random.Random(os.getpid())  # each run plays on differently, and deals new games
-    service = UnoService(storage, bot_delay=0.0, seed=lambda: rng.randrange(2**31))
+    service = Service(storage, bot_delay=0.0, seed=lambda: rng.randrange(2**31))
     while True:
         rec = await storage.active_game(CHAT)
         if rec is None:
-            await service.new_game(CHAT, PLAYERS[0])
+            await service.lobby.new_game(CHAT, PLAYERS[0])
             for user in PLAYERS[1:]:
-                await service.join(CHAT, user)
-            await service.start_game(CHAT, PLAYERS[0])
+                await service.lobby.join(CHAT, user)
+            await service.lobby.start_game(CHAT, PLAYERS[0])
             continue
         assert rec.state is not None
         game = Game.from_dict(rec.state)
         user = next(u for u in PLAYERS if u.id == game.current_player)
         action = choose_action(game, user.id, rng) or game.default_action(user.id)
         assert action is not None
-        out = await service.act(user, action, chat_key=CHAT)
+        out = await service.play.act(user, action, chat_key=CHAT)
         if out.ok:
             assert out.table is not None
             print(out.table.game_id, out.table.version, user.id, action, flush=True)

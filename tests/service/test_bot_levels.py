@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.presentation.render import Renderer
-from bot.service import Notice, Outcome, UnoService
+from bot.service import Notice, Outcome, Service
 from bot.service import computer as computer_module
 from bot.service.match import Lobby, TableState, meta_from_dict, meta_to_dict
 from bot.service.views import Seat, TableView
@@ -39,20 +39,20 @@ def levels(monkeypatch: pytest.MonkeyPatch) -> list[Level]:
     return asked
 
 
-async def _start_against_robots(service: UnoService) -> None:
-    assert (await service.new_game(CHAT, ALICE)).ok
+async def _start_against_robots(service: Service) -> None:
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
     for _ in range(3):
-        assert (await service.add_bot(CHAT, ALICE)).ok
-    assert (await service.start_game(CHAT, ALICE)).ok
+        assert (await service.lobby.add_bot(CHAT, ALICE)).ok
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
 
 
-async def _let_robots_move(service: UnoService, rounds: int = 5) -> None:
+async def _let_robots_move(service: Service, rounds: int = 5) -> None:
     for _ in range(rounds):
-        await service.run_due(math.inf)
+        await service.clock.run_due(math.inf)
 
 
 async def test_robots_play_easy_unless_the_chat_asks_for_strong(
-    service: UnoService, storage: Storage, levels: list[Level]
+    service: Service, storage: Storage, levels: list[Level]
 ) -> None:
     await _start_against_robots(service)
     await _let_robots_move(service)
@@ -62,14 +62,14 @@ async def test_robots_play_easy_unless_the_chat_asks_for_strong(
 
 
 async def test_strong_robots_when_switched_on_before_the_start(
-    service: UnoService, storage: Storage, levels: list[Level]
+    service: Service, storage: Storage, levels: list[Level]
 ) -> None:
-    assert (await service.new_game(CHAT, ALICE)).ok
-    switched = await service.toggle_setting(CHAT, ALICE, "strong_bots")
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
+    switched = await service.settings.toggle_setting(CHAT, ALICE, "strong_bots")
     assert switched.ok and switched.settings is not None and switched.settings.strong_bots
     for _ in range(3):
-        assert (await service.add_bot(CHAT, ALICE)).ok
-    assert (await service.start_game(CHAT, ALICE)).ok
+        assert (await service.lobby.add_bot(CHAT, ALICE)).ok
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
     await _let_robots_move(service)
     assert levels and set(levels) == {Level.STRONG}
     rec = await storage.active_game(CHAT)
@@ -77,17 +77,19 @@ async def test_strong_robots_when_switched_on_before_the_start(
 
 
 async def test_the_level_stays_what_it_was_when_the_game_started(
-    service: UnoService, levels: list[Level]
+    service: Service, levels: list[Level]
 ) -> None:
     await _start_against_robots(service)
-    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots")).ok  # for the next game
+    assert (
+        await service.settings.toggle_setting(CHAT, ALICE, "strong_bots")
+    ).ok  # for the next game
     levels.clear()
     await _let_robots_move(service)
     assert levels and set(levels) == {Level.EASY}
 
 
 async def test_strong_robots_read_what_the_table_saw_across_moves(
-    service: UnoService, storage: Storage, monkeypatch: pytest.MonkeyPatch
+    service: Service, storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A person's draw by choice is stored with the game (`meta["seen"]`) and handed to the
     computer players' next decisions, read back from storage like everything else."""
@@ -99,11 +101,11 @@ async def test_strong_robots_read_what_the_table_saw_across_moves(
         return real(game, player, rng, level, memory)
 
     monkeypatch.setattr(computer_module, "choose_action", spy)
-    assert (await service.new_game(CHAT, ALICE)).ok
-    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots")).ok
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
+    assert (await service.settings.toggle_setting(CHAT, ALICE, "strong_bots")).ok
     for _ in range(3):
-        assert (await service.add_bot(CHAT, ALICE)).ok
-    assert (await service.start_game(CHAT, ALICE)).ok
+        assert (await service.lobby.add_bot(CHAT, ALICE)).ok
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
     for _ in range(50):
         await _let_robots_move(service, 1)
         rec = await storage.active_game(CHAT)
@@ -113,16 +115,16 @@ async def test_strong_robots_read_what_the_table_saw_across_moves(
             break
         move = game.default_action(ALICE.id) if game.current_player == ALICE.id else None
         if move is not None:
-            assert (await service.act(ALICE, str(move), chat_key=CHAT)).ok
+            assert (await service.play.act(ALICE, str(move), chat_key=CHAT)).ok
     else:
         pytest.fail("Alice never had a turn to draw on")
     top, color, size = game.discard[-1], game.current_color, len(game.hand(ALICE.id))
-    assert (await service.act(ALICE, "draw", chat_key=CHAT)).ok
+    assert (await service.play.act(ALICE, "draw", chat_key=CHAT)).ok
     rec = await storage.active_game(CHAT)
     assert rec is not None and rec.state is not None
     assert rec.meta["seen"]["voids"][ALICE.id] == [[str(top), str(color), size]]
     if Game.from_dict(rec.state).current_player == ALICE.id:
-        assert (await service.act(ALICE, "pass", chat_key=CHAT)).ok  # keeps the drawn card
+        assert (await service.play.act(ALICE, "pass", chat_key=CHAT)).ok  # keeps the drawn card
     memories.clear()
     await _let_robots_move(service, 1)
     assert memories and any(m.of(ALICE.id) for m in memories)
@@ -136,12 +138,12 @@ def _level_notice(level: Level) -> Notice:
 
 
 async def test_the_lobby_chooses_the_level_and_the_game_plays_it(
-    service: UnoService, storage: Storage, renderer: Renderer, levels: list[Level]
+    service: Service, storage: Storage, renderer: Renderer, levels: list[Level]
 ) -> None:
-    assert (await service.new_game(CHAT, ALICE)).ok
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
     for _ in range(3):
-        assert (await service.add_bot(CHAT, ALICE)).ok
-    out = await service.set_bot_level(CHAT, ALICE, Level.STRONG)
+        assert (await service.lobby.add_bot(CHAT, ALICE)).ok
+    out = await service.lobby.set_bot_level(CHAT, ALICE, Level.STRONG)
     assert out.ok and out.info == _level_notice(Level.STRONG)
     assert out.table is not None and out.table.bot_level is Level.STRONG
     assert renderer.t("ru", "lobby-bot-level", level="strong") in renderer.table(
@@ -149,8 +151,10 @@ async def test_the_lobby_chooses_the_level_and_the_game_plays_it(
     )
     rec = await storage.active_game(CHAT)
     assert rec is not None and rec.meta["lobby_bot_level"] == "strong"
-    assert not (await service.settings(CHAT)).strong_bots  # the chat's setting is untouched
-    assert (await service.start_game(CHAT, ALICE)).ok
+    assert not (
+        await service.settings.settings(CHAT)
+    ).strong_bots  # the chat's setting is untouched
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
     await _let_robots_move(service)
     assert levels and set(levels) == {Level.STRONG}
     rec = await storage.active_game(CHAT)
@@ -158,48 +162,50 @@ async def test_the_lobby_chooses_the_level_and_the_game_plays_it(
 
 
 async def test_the_lobbys_choice_wins_over_the_chat_setting(
-    service: UnoService, storage: Storage, levels: list[Level]
+    service: Service, storage: Storage, levels: list[Level]
 ) -> None:
-    assert (await service.new_game(CHAT, ALICE)).ok
-    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots")).ok
-    assert (await service.set_bot_level(CHAT, ALICE, Level.EASY)).ok
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
+    assert (await service.settings.toggle_setting(CHAT, ALICE, "strong_bots")).ok
+    assert (await service.lobby.set_bot_level(CHAT, ALICE, Level.EASY)).ok
     for _ in range(3):
-        assert (await service.add_bot(CHAT, ALICE)).ok
-    assert (await service.start_game(CHAT, ALICE)).ok
+        assert (await service.lobby.add_bot(CHAT, ALICE)).ok
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
     await _let_robots_move(service)
     assert levels and set(levels) == {Level.EASY}
 
 
 async def test_without_a_choice_the_lobby_follows_the_setting_until_the_start(
-    service: UnoService, storage: Storage, levels: list[Level]
+    service: Service, storage: Storage, levels: list[Level]
 ) -> None:
-    opened = await service.new_game(CHAT, ALICE)
+    opened = await service.lobby.new_game(CHAT, ALICE)
     assert opened.table is not None and opened.table.bot_level is Level.EASY
-    assert (await service.toggle_setting(CHAT, ALICE, "strong_bots")).ok  # during the lobby
-    shown = (await service.table(CHAT)).table
+    assert (
+        await service.settings.toggle_setting(CHAT, ALICE, "strong_bots")
+    ).ok  # during the lobby
+    shown = (await service.queries.table(CHAT)).table
     assert shown is not None and shown.bot_level is Level.STRONG
     rec = await storage.active_game(CHAT)
     assert rec is not None and rec.meta["lobby_bot_level"] is None
     for _ in range(3):
-        assert (await service.add_bot(CHAT, ALICE)).ok
-    assert (await service.start_game(CHAT, ALICE)).ok
+        assert (await service.lobby.add_bot(CHAT, ALICE)).ok
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
     await _let_robots_move(service)
     assert levels and set(levels) == {Level.STRONG}
 
 
 async def test_asking_for_the_level_in_force_changes_nothing(
-    service: UnoService, storage: Storage
+    service: Service, storage: Storage
 ) -> None:
-    assert (await service.new_game(CHAT, ALICE)).ok
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
     before = await storage.active_game(CHAT)
     # The chat's setting is easy: asking for easy stores no choice of the lobby's own.
-    same = await service.set_bot_level(CHAT, ALICE, Level.EASY)
+    same = await service.lobby.set_bot_level(CHAT, ALICE, Level.EASY)
     assert same.ok and same.error is None and same.info == _level_notice(Level.EASY)
     assert await storage.active_game(CHAT) == before
     # Two quick presses of the strong button: the second finds strong and keeps it.
-    assert (await service.set_bot_level(CHAT, ALICE, Level.STRONG)).ok
+    assert (await service.lobby.set_bot_level(CHAT, ALICE, Level.STRONG)).ok
     chosen = await storage.active_game(CHAT)
-    again = await service.set_bot_level(CHAT, ALICE, Level.STRONG)
+    again = await service.lobby.set_bot_level(CHAT, ALICE, Level.STRONG)
     assert again.ok and again.info == _level_notice(Level.STRONG)
     assert again.table is not None and again.table.bot_level is Level.STRONG
     assert await storage.active_game(CHAT) == chosen
@@ -207,24 +213,26 @@ async def test_asking_for_the_level_in_force_changes_nothing(
 
 
 async def test_the_level_is_refused_outside_an_open_lobby_and_to_strangers(
-    service: UnoService, storage: Storage
+    service: Service, storage: Storage
 ) -> None:
     def refused(out: Outcome) -> str | None:
         assert not out.ok and out.info is None and out.table is None
         return None if out.error is None else out.error.key
 
-    assert refused(await service.set_bot_level(CHAT, ALICE, Level.STRONG)) == "error-no-game"
+    assert refused(await service.lobby.set_bot_level(CHAT, ALICE, Level.STRONG)) == "error-no-game"
     assert await storage.active_game(CHAT) is None
-    assert (await service.new_game(CHAT, ALICE)).ok
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
     before = await storage.active_game(CHAT)
     # Boris has not joined: he may not choose for the table.
-    assert refused(await service.set_bot_level(CHAT, BORIS, Level.STRONG)) == "error-not-joined"
+    assert (
+        refused(await service.lobby.set_bot_level(CHAT, BORIS, Level.STRONG)) == "error-not-joined"
+    )
     assert await storage.active_game(CHAT) == before
-    assert (await service.add_bot(CHAT, ALICE)).ok
-    assert (await service.start_game(CHAT, ALICE)).ok
+    assert (await service.lobby.add_bot(CHAT, ALICE)).ok
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
     running = await storage.active_game(CHAT)
     assert running is not None and running.meta["bot_level"] == "easy"
-    out = await service.set_bot_level(CHAT, ALICE, Level.STRONG)
+    out = await service.lobby.set_bot_level(CHAT, ALICE, Level.STRONG)
     assert refused(out) == "error-game-running"
     assert await storage.active_game(CHAT) == running
 

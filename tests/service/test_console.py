@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bot.console.table import CHAT, ConsoleTable
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import Storage
 from tests.service.conftest import FakeClock
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> None:
     storage = await Storage.open(tmp_path / "console.sqlite3")
     try:
-        service = UnoService(storage, bot_delay=0.0, seed=lambda: 31)
+        service = Service(storage, bot_delay=0.0, seed=lambda: 31)
         rng = random.Random(3)
         prompts: list[str] = []
         lines: list[str] = []
@@ -34,7 +34,9 @@ async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> N
             return str(rng.randint(low, high)) if len(prompts) % 7 else "oops"
 
         table = ConsoleTable(service, renderer, lang="uk", bots=2, ask=ask, say=lines.append)
-        await service.change_setting("console:local", table.user, "target", "100", is_admin=True)
+        await service.settings.change_setting(
+            "console:local", table.user, "target", "100", is_admin=True
+        )
         assert await table.run() is True
     finally:
         await storage.close()
@@ -51,7 +53,7 @@ async def test_console_match_to_the_end(tmp_path: Path, renderer: Renderer) -> N
 async def test_console_offers_a_rematch_after_the_match(tmp_path: Path, renderer: Renderer) -> None:
     storage = await Storage.open(tmp_path / "console.sqlite3")
     try:
-        service = UnoService(storage, bot_delay=0.0, seed=lambda: 31)
+        service = Service(storage, bot_delay=0.0, seed=lambda: 31)
         rng = random.Random(5)
         lines: list[str] = []
         offers: list[int] = []
@@ -64,7 +66,7 @@ async def test_console_offers_a_rematch_after_the_match(tmp_path: Path, renderer
             return str(rng.randint(low, high))
 
         table = ConsoleTable(service, renderer, lang="ru", bots=2, ask=ask, say=lines.append)
-        await service.change_setting(CHAT, table.user, "target", "100", is_admin=True)
+        await service.settings.change_setting(CHAT, table.user, "target", "100", is_admin=True)
         assert await table.run() is True
         assert len(offers) == 2
         # Two matches at the same table: the player and the same two computer players.
@@ -83,12 +85,12 @@ async def test_console_prints_a_timers_notice(tmp_path: Path, renderer: Renderer
     clock = FakeClock()
     storage = await Storage.open(tmp_path / "console.sqlite3", clock=clock)
     try:
-        service = UnoService(storage, clock=clock, bot_delay=0.0, lobby_idle=600)
+        service = Service(storage, clock=clock, bot_delay=0.0, lobby_idle=600)
         lines: list[str] = []
         table = ConsoleTable(service, renderer, lang="uk", say=lines.append)
-        assert (await service.new_game(CHAT, table.user)).ok
+        assert (await service.lobby.new_game(CHAT, table.user)).ok
         clock.advance(601)
-        for out in await service.run_due(math.inf):  # as the console's loop runs the timers
+        for out in await service.clock.run_due(math.inf):  # as the console's loop runs the timers
             table.show(out)
         table.flush()
     finally:

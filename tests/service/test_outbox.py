@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.delivery.outbox_loop import Delivery
-from bot.service import Outcome, UnoService
+from bot.service import Outcome, Service
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.outbox import LEASE
 from bot.storage import Storage
@@ -27,23 +27,23 @@ def ids(out: Outcome) -> list[int]:
     return out.outbox.ids
 
 
-async def test_no_entry_without_a_delivering_adapter(service: UnoService, clock: FakeClock) -> None:
-    await service.new_game(CHAT, ALICE)
-    out = await service.join(CHAT, BORIS)
+async def test_no_entry_without_a_delivering_adapter(service: Service, clock: FakeClock) -> None:
+    await service.lobby.new_game(CHAT, ALICE)
+    out = await service.lobby.join(CHAT, BORIS)
     assert out.ok and out.outbox is None  # the console, the service's own tests
     clock.advance(LEASE)
     assert await service.outbox.claim("tg:") == []
 
 
 async def test_each_commit_writes_one_entry_and_a_redelivery_rebuilds_it(
-    service: UnoService, clock: FakeClock
+    service: Service, clock: FakeClock
 ) -> None:
     service.outbox.deliver("tg:")
-    opened = await service.new_game(CHAT, ALICE)  # the lobby's creation has its entry too
-    joined = await service.join(CHAT, BORIS)
-    await service.join(CHAT, GLEB)
-    started = await service.start_game(CHAT, ALICE)
-    left = await service.leave(CHAT, GLEB)
+    opened = await service.lobby.new_game(CHAT, ALICE)  # the lobby's creation has its entry too
+    joined = await service.lobby.join(CHAT, BORIS)
+    await service.lobby.join(CHAT, GLEB)
+    started = await service.lobby.start_game(CHAT, ALICE)
+    left = await service.lobby.leave(CHAT, GLEB)
     assert [len(ids(o)) for o in (opened, joined, started, left)] == [1, 1, 1, 1]
     assert left.announcements  # someone leaving is announced
     assert await service.outbox.claim("tg:") == []  # this process's own claim still runs
@@ -70,15 +70,13 @@ async def test_each_commit_writes_one_entry_and_a_redelivery_rebuilds_it(
     assert await service.outbox.claim("tg:") == []  # claimed again, for another lease
 
 
-async def test_finish_retry_and_what_was_already_sent(
-    service: UnoService, clock: FakeClock
-) -> None:
+async def test_finish_retry_and_what_was_already_sent(service: Service, clock: FakeClock) -> None:
     service.outbox.deliver("tg:")
-    await service.outbox.finish(await service.new_game(CHAT, ALICE))
-    joined = await service.join(CHAT, BORIS)
-    joined_too = await service.join(CHAT, GLEB)
-    started = await service.start_game(CHAT, ALICE)
-    left = await service.leave(CHAT, GLEB)
+    await service.outbox.finish(await service.lobby.new_game(CHAT, ALICE))
+    joined = await service.lobby.join(CHAT, BORIS)
+    joined_too = await service.lobby.join(CHAT, GLEB)
+    started = await service.lobby.start_game(CHAT, ALICE)
+    left = await service.lobby.leave(CHAT, GLEB)
     await service.outbox.mark_sent(left, "results", "42")
     await service.outbox.finish(started)
     # While an older entry of the game is claimed, a newer one waits: the joins go first.
@@ -104,12 +102,12 @@ async def test_finish_retry_and_what_was_already_sent(
     assert await service.outbox.claim("tg:") == []
 
 
-async def test_a_timers_notice_is_in_its_entry(service: UnoService, clock: FakeClock) -> None:
+async def test_a_timers_notice_is_in_its_entry(service: Service, clock: FakeClock) -> None:
     service.outbox.deliver("tg:")
-    await service.new_game(CHAT, ALICE)
-    await service.join(CHAT, BORIS)
+    await service.lobby.new_game(CHAT, ALICE)
+    await service.lobby.join(CHAT, BORIS)
     clock.advance(DEFAULT_LOBBY_IDLE + 1)
-    [expired] = await service.run_due()
+    [expired] = await service.clock.run_due()
     assert [n.key for n in expired.notices] == ["info-lobby-expired"]
     clock.advance(LEASE)
     *_, again = await service.outbox.claim("tg:")
@@ -119,20 +117,20 @@ async def test_a_timers_notice_is_in_its_entry(service: UnoService, clock: FakeC
 
 @pytest.mark.parametrize("start", [False, True])
 async def test_a_sole_process_takes_every_claim_over_at_start(
-    service: UnoService, start: bool
+    service: Service, start: bool
 ) -> None:
     """SQLite holds its file alone: a claim found at start-up was left by a process that is
     gone, so it is not waited for."""
     assert service.outbox.sole_process
     service.outbox.deliver("tg:")
-    opened = await service.new_game(CHAT, ALICE)
-    joined = await service.join(CHAT, BORIS)
+    opened = await service.lobby.new_game(CHAT, ALICE)
+    joined = await service.lobby.join(CHAT, BORIS)
     found = await service.outbox.claim("tg:", start=start)
     assert [ids(o) for o in found] == ([ids(opened), ids(joined)] if start else [])
 
 
 async def test_a_slow_send_keeps_its_claim_while_its_process_lives(
-    service: UnoService, clock: FakeClock, db_path: Path
+    service: Service, clock: FakeClock, db_path: Path
 ) -> None:
     """A send waiting long (a group out of budget) outlives the first claim: the delivery loop
     renews it, so another process does not take the entry over and send it twice."""
@@ -143,8 +141,8 @@ async def test_a_slow_send_keeps_its_claim_while_its_process_lives(
         published.append(out)
 
     delivery.publish = publish
-    await service.outbox.finish(await service.new_game(CHAT, ALICE))
-    joined = await service.join(CHAT, BORIS)
+    await service.outbox.finish(await service.lobby.new_game(CHAT, ALICE))
+    joined = await service.lobby.join(CHAT, BORIS)
     slow: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     delivery.track(joined, [(None, slow)])
     other = await Storage.open(db_path, exclusive=False)  # another process on the database
@@ -163,7 +161,7 @@ async def test_a_slow_send_keeps_its_claim_while_its_process_lives(
 
 
 async def test_a_redelivery_notifies_a_turn_only_while_nothing_was_committed_after_it(
-    service: UnoService, storage: Storage, clock: FakeClock
+    service: Service, storage: Storage, clock: FakeClock
 ) -> None:
     """A process that died after a commit that began a turn may not have notified the player:
     the re-delivery does, while the game is still at that commit. Once later moves were
@@ -177,13 +175,13 @@ async def test_a_redelivery_notifies_a_turn_only_while_nothing_was_committed_aft
     )  # fmt: skip
     await install(service, storage, game)
     await _finish_all(service, clock)
-    first = await service.act(ALICE, "play r5", chat_key=SERVICE_CHAT)
+    first = await service.play.act(ALICE, "play r5", chat_key=SERVICE_CHAT)
     assert first.turn_began == BORIS.id
     clock.advance(LEASE)  # its process died: another takes the entry over
     [again] = await service.outbox.claim("tg:")
     assert again.table is not None and again.turn_began == BORIS.id
     for user, move in ((BORIS, "play r4"), (ALICE, "play r7")):  # sent by living processes
-        out = await service.act(user, move, chat_key=SERVICE_CHAT)
+        out = await service.play.act(user, move, chat_key=SERVICE_CHAT)
         await service.outbox.finish(out)
     assert out.turn_began == BORIS.id
     clock.advance(LEASE)  # the take-over died too
@@ -192,7 +190,7 @@ async def test_a_redelivery_notifies_a_turn_only_while_nothing_was_committed_aft
     assert late.turn_began is None
 
 
-async def _finish_all(service: UnoService, clock: FakeClock) -> None:
+async def _finish_all(service: Service, clock: FakeClock) -> None:
     """Every entry written so far, sent."""
     clock.advance(LEASE)
     for out in await service.outbox.claim("tg:"):

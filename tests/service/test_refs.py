@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service import UnoService
+from bot.service import Service
 from tests.service.conftest import ALICE
 
 CHAT = "tg:-100500"
 
 
-async def test_refs_round_trip(service: UnoService) -> None:
-    game_id = (await service.new_game(CHAT, ALICE)).table.game_id  # type: ignore[union-attr]
+async def test_refs_round_trip(service: Service) -> None:
+    game_id = (await service.lobby.new_game(CHAT, ALICE)).table.game_id  # type: ignore[union-attr]
     assert await service.refs.get(game_id, "tg:table") is None
     await service.refs.put(game_id, "tg:table", "42")
     await service.refs.put(game_id, "tg:table", "43")
@@ -21,12 +21,12 @@ async def test_refs_round_trip(service: UnoService) -> None:
     assert await service.refs.all(game_id + 1) == {}
 
 
-async def test_once_is_true_only_the_first_time_even_when_racing(service: UnoService) -> None:
-    game_id = (await service.new_game(CHAT, ALICE)).table.game_id  # type: ignore[union-attr]
+async def test_once_is_true_only_the_first_time_even_when_racing(service: Service) -> None:
+    game_id = (await service.lobby.new_game(CHAT, ALICE)).table.game_id  # type: ignore[union-attr]
     first = await asyncio.gather(*(service.refs.once(game_id, "dm-closed:1001") for _ in range(5)))
     assert sorted(first) == [False, False, False, False, True]
     assert not await service.refs.once(game_id, "dm-closed:1001")
     assert await service.refs.once(game_id, "dm-closed:1002")  # another key
     # Kept in storage: a restarted service still remembers.
-    again = UnoService(service.storage)
+    again = Service(service.storage)
     assert not await again.refs.once(game_id, "dm-closed:1001")

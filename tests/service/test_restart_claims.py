@@ -8,7 +8,7 @@ alone; PostgreSQL: the claimer's session ended -- so its claims are free at once
 
 from __future__ import annotations
 
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.clock import DEADLINE_LEASE
 from bot.storage import StoragePort
 from tests.service.conftest import ALICE, BORIS, FakeClock, open_store
@@ -16,17 +16,17 @@ from tests.service.conftest import ALICE, BORIS, FakeClock, open_store
 GAMES = 5
 
 
-async def five_due_games(service: UnoService, clock: FakeClock) -> dict[str, int]:
+async def five_due_games(service: Service, clock: FakeClock) -> dict[str, int]:
     """Five running games (a person and a computer player each, a turn timer), every one's
     deadline passed; their versions."""
     versions = {}
     for n in range(GAMES):
         chat = f"tg:-{100 + n}"
-        assert (await service.new_game(chat, ALICE)).ok
-        assert (await service.join(chat, BORIS)).ok
-        assert (await service.add_bot(chat, ALICE)).ok
-        assert (await service.change_setting(chat, ALICE, "timer", "30")).ok
-        out = await service.start_game(chat, ALICE)
+        assert (await service.lobby.new_game(chat, ALICE)).ok
+        assert (await service.lobby.join(chat, BORIS)).ok
+        assert (await service.lobby.add_bot(chat, ALICE)).ok
+        assert (await service.settings.change_setting(chat, ALICE, "timer", "30")).ok
+        out = await service.lobby.start_game(chat, ALICE)
         assert out.ok and out.table is not None
         versions[chat] = out.table.version
     clock.advance(600.0)  # every computer's move and every turn timer is due
@@ -46,7 +46,7 @@ async def test_a_restart_moves_the_games_whose_deadlines_the_dead_process_claime
     database: str, clock: FakeClock
 ) -> None:
     first = await open_store(database, clock)
-    service = UnoService(first, clock=clock, bot_delay=2.0, seed=lambda: 7)
+    service = Service(first, clock=clock, bot_delay=2.0, seed=lambda: 7)
     await service.start()
     versions = await five_due_games(service, clock)
     claimed = await first.claim_deadlines("", clock.now, DEADLINE_LEASE)
@@ -57,11 +57,11 @@ async def test_a_restart_moves_the_games_whose_deadlines_the_dead_process_claime
     clock.advance(0.5)
     second = await open_store(database, clock)
     try:
-        restarted = UnoService(second, clock=clock, bot_delay=2.0, seed=lambda: 7)
+        restarted = Service(second, clock=clock, bot_delay=2.0, seed=lambda: 7)
         await restarted.start()
         assert (await second.next_deadline("")) <= clock.now  # type: ignore[operator]
         clock.advance(0.5)  # within a second of the restart
-        await restarted.run_due()
+        await restarted.clock.run_due()
         assert sorted(await moved(second, versions)) == sorted(versions)
     finally:
         await second.close()
@@ -73,18 +73,18 @@ async def test_a_live_process_keeps_its_claims(postgres_url: str, clock: FakeClo
     first = await open_store(postgres_url, clock)
     second = await open_store(postgres_url, clock)
     try:
-        service = UnoService(first, clock=clock, bot_delay=2.0, seed=lambda: 7)
+        service = Service(first, clock=clock, bot_delay=2.0, seed=lambda: 7)
         await service.start()
         versions = await five_due_games(service, clock)
         assert len(await first.claim_deadlines("", clock.now, DEADLINE_LEASE)) == GAMES
-        other = UnoService(second, clock=clock, bot_delay=2.0, seed=lambda: 7)
+        other = Service(second, clock=clock, bot_delay=2.0, seed=lambda: 7)
         await other.start()
         clock.advance(1.0)
-        assert await other.run_due() == []  # the owner lives: its claims hold
+        assert await other.clock.run_due() == []  # the owner lives: its claims hold
         assert await moved(second, versions) == []
         await first.close()  # its session ends
         clock.advance(0.5)
-        await other.run_due()
+        await other.clock.run_due()
         assert sorted(await moved(second, versions)) == sorted(versions)
     finally:
         await first.close()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import Storage
 from tests.service.conftest import ALICE, BORIS, FakeClock
 from tests.service.test_service import CHAT, started
@@ -28,36 +28,38 @@ def reads(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 async def test_moves_read_no_settings_once_the_chat_is_known(
     storage: Storage, clock: FakeClock, reads: list[str]
 ) -> None:
-    service = UnoService(storage, clock=clock, seed=lambda: 7)
+    service = Service(storage, clock=clock, seed=lambda: 7)
     await started(service, ALICE, BORIS)
     assert reads == [CHAT]  # the chat's settings, once, when it opened its first game
     for _ in range(10):
-        table = (await service.table(CHAT)).table
+        table = (await service.queries.table(CHAT)).table
         assert table is not None and table.current is not None
         user = ALICE if table.current == ALICE.id else BORIS
-        hand = (await service.hand(user, chat_key=CHAT)).hands[user.id]
-        assert await service.lang(CHAT) == "ru"
-        assert (await service.settings(CHAT)).timer == 90
+        hand = (await service.queries.hand(user, chat_key=CHAT)).hands[user.id]
+        assert await service.settings.lang(CHAT) == "ru"
+        assert (await service.settings.settings(CHAT)).timer == 90
         choice = hand.choices[0]
         action = choice.colors[0] if choice.colors else choice.action
-        assert (await service.act(user, action, chat_key=CHAT, version=hand.version)).ok
+        assert (await service.play.act(user, action, chat_key=CHAT, version=hand.version)).ok
     assert reads == [CHAT]
 
 
 async def test_a_change_is_seen_at_once_and_survives_a_restart(
-    service: UnoService, storage: Storage, clock: FakeClock
+    service: Service, storage: Storage, clock: FakeClock
 ) -> None:
     await started(service, ALICE, BORIS)
-    assert (await service.change_setting(CHAT, ALICE, "timer", "30")).ok
-    assert (await service.settings(CHAT)).timer == 30
-    assert (await service.toggle_setting(CHAT, ALICE, "colorblind")).ok
-    assert (await service.settings(CHAT)).colorblind
-    again = UnoService(storage, clock=clock)
-    assert (await again.settings(CHAT)).timer == 30 and (await again.settings(CHAT)).colorblind
+    assert (await service.settings.change_setting(CHAT, ALICE, "timer", "30")).ok
+    assert (await service.settings.settings(CHAT)).timer == 30
+    assert (await service.settings.toggle_setting(CHAT, ALICE, "colorblind")).ok
+    assert (await service.settings.settings(CHAT)).colorblind
+    again = Service(storage, clock=clock)
+    assert (await again.settings.settings(CHAT)).timer == 30 and (
+        await again.settings.settings(CHAT)
+    ).colorblind
 
 
-async def test_personal_switches_are_cached_too(service: UnoService, reads: list[str]) -> None:
-    assert await service.toggle_personal("tg:1", "dm_hands", default=False) is True
-    assert await service.toggle_personal("tg:1", "dm_hands", default=False) is False
-    assert await service.personal("tg:1") == {"dm_hands": False}
+async def test_personal_switches_are_cached_too(service: Service, reads: list[str]) -> None:
+    assert await service.settings.toggle_personal("tg:1", "dm_hands", default=False) is True
+    assert await service.settings.toggle_personal("tg:1", "dm_hands", default=False) is False
+    assert await service.settings.personal("tg:1") == {"dm_hands": False}
     assert reads == ["user:tg:1"]

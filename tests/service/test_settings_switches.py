@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.chat_settings import SWITCHES, ChatSettings
 from bot.storage import Storage
 from core.rules import Scoring
@@ -49,38 +49,38 @@ def test_toggled_refuses_what_is_not_a_switch() -> None:
 
 @pytest.mark.usefixtures("slow_reads")
 @pytest.mark.parametrize("presses", [2, 3])
-async def test_concurrent_toggles_are_all_applied(service: UnoService, presses: int) -> None:
-    before = await service.settings(CHAT)
+async def test_concurrent_toggles_are_all_applied(service: Service, presses: int) -> None:
+    before = await service.settings.settings(CHAT)
     outs = await asyncio.gather(
-        *(service.toggle_setting(CHAT, ALICE, "scoring") for _ in range(presses))
+        *(service.settings.toggle_setting(CHAT, ALICE, "scoring") for _ in range(presses))
     )
     assert all(out.ok for out in outs)
     # Each outcome carries what its own flip produced: tally, winner, tally, ...
     seen = [out.settings.rules().scoring for out in outs if out.settings is not None]
     assert len(seen) == presses and seen.count(Scoring.TALLY) == (presses + 1) // 2
-    after = (await service.settings(CHAT)).rules().scoring
+    after = (await service.settings.settings(CHAT)).rules().scoring
     expected = before.rules().scoring if presses % 2 == 0 else Scoring.TALLY
     assert after is expected
 
 
-async def test_toggle_is_refused_like_any_change(service: UnoService) -> None:
-    assert (await service.new_game(CHAT, ALICE)).ok
-    refused = await service.toggle_setting(CHAT, BORIS, "jump_in")
+async def test_toggle_is_refused_like_any_change(service: Service) -> None:
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
+    refused = await service.settings.toggle_setting(CHAT, BORIS, "jump_in")
     assert refused.error is not None and refused.error.key == "error-not-allowed"
-    assert (await service.toggle_setting(CHAT, BORIS, "jump_in", is_admin=True)).ok
-    bad = await service.toggle_setting(CHAT, ALICE, "timer")
+    assert (await service.settings.toggle_setting(CHAT, BORIS, "jump_in", is_admin=True)).ok
+    bad = await service.settings.toggle_setting(CHAT, ALICE, "timer")
     assert bad.error is not None and bad.error.key == "error-bad-setting"
-    assert (await service.settings(CHAT)).rules().jump_in
+    assert (await service.settings.settings(CHAT)).rules().jump_in
 
 
 @pytest.mark.usefixtures("slow_reads")
-async def test_concurrent_personal_toggles_are_all_applied(service: UnoService) -> None:
+async def test_concurrent_personal_toggles_are_all_applied(service: Service) -> None:
     values = await asyncio.gather(
-        service.toggle_personal("dc:7", "dm_hands", default=False),
-        service.toggle_personal("dc:7", "dm_hands", default=False),
+        service.settings.toggle_personal("dc:7", "dm_hands", default=False),
+        service.settings.toggle_personal("dc:7", "dm_hands", default=False),
     )
     assert sorted(values) == [False, True]
-    assert (await service.personal("dc:7"))["dm_hands"] is False
+    assert (await service.settings.personal("dc:7"))["dm_hands"] is False
     # The default counts only until the person chose.
-    assert await service.toggle_personal("dc:8", "dm_hands", default=True) is False
-    assert await service.toggle_personal("dc:8", "dm_hands", default=False) is True
+    assert await service.settings.toggle_personal("dc:8", "dm_hands", default=True) is False
+    assert await service.settings.toggle_personal("dc:8", "dm_hands", default=False) is True

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import Storage
 from core.game import Game
 from tests.service.conftest import ALICE, BORIS, FakeClock
@@ -16,10 +16,10 @@ from tests.service.test_service import CHAT, install, started
 TTL = 5.0
 
 
-def two_processes(storage: Storage, clock: FakeClock) -> tuple[UnoService, UnoService]:
+def two_processes(storage: Storage, clock: FakeClock) -> tuple[Service, Service]:
     """Two services over one database, as two bot processes (the settings TTL runs on the
     services' clock)."""
-    a, b = (UnoService(storage, clock=clock, settings_ttl=TTL) for _ in range(2))
+    a, b = (Service(storage, clock=clock, settings_ttl=TTL) for _ in range(2))
     return a, b
 
 
@@ -28,11 +28,11 @@ async def test_another_processs_settings_change_is_seen_within_the_ttl(
 ) -> None:
     a, b = two_processes(storage, clock)
     await started(a, ALICE, BORIS)
-    assert (await b.settings(CHAT)).timer == 90  # cached in b now
-    assert (await a.change_setting(CHAT, ALICE, "timer", "30")).ok
-    assert (await b.settings(CHAT)).timer == 90  # within the TTL: b's copy
+    assert (await b.settings.settings(CHAT)).timer == 90  # cached in b now
+    assert (await a.settings.change_setting(CHAT, ALICE, "timer", "30")).ok
+    assert (await b.settings.settings(CHAT)).timer == 90  # within the TTL: b's copy
     clock.advance(TTL + 1)
-    assert (await b.settings(CHAT)).timer == 30
+    assert (await b.settings.settings(CHAT)).timer == 30
 
 
 async def test_a_switch_flips_what_is_stored_not_what_this_process_remembers(
@@ -40,17 +40,20 @@ async def test_a_switch_flips_what_is_stored_not_what_this_process_remembers(
 ) -> None:
     a, b = two_processes(storage, clock)
     await started(a, ALICE, BORIS)
-    assert not (await a.settings(CHAT)).colorblind and not (await b.settings(CHAT)).colorblind
+    assert (
+        not (await a.settings.settings(CHAT)).colorblind
+        and not (await b.settings.settings(CHAT)).colorblind
+    )
     # Two presses, each handled by another process: two flips, whatever each one cached.
-    assert (await a.toggle_setting(CHAT, ALICE, "colorblind")).ok
-    out = await b.toggle_setting(CHAT, ALICE, "colorblind")
+    assert (await a.settings.toggle_setting(CHAT, ALICE, "colorblind")).ok
+    out = await b.settings.toggle_setting(CHAT, ALICE, "colorblind")
     assert out.settings is not None and not out.settings.colorblind
-    assert await a.toggle_personal("tg:1", "dm_hands", default=False) is True
-    assert await b.toggle_personal("tg:1", "dm_hands", default=False) is False
+    assert await a.settings.toggle_personal("tg:1", "dm_hands", default=False) is True
+    assert await b.settings.toggle_personal("tg:1", "dm_hands", default=False) is False
 
 
 async def test_the_outcome_names_the_player_whose_turn_began(
-    service: UnoService, storage: Storage
+    service: Service, storage: Storage
 ) -> None:
     await started(service, ALICE, BORIS)
     game = Game.from_position(
@@ -58,11 +61,11 @@ async def test_the_outcome_names_the_player_whose_turn_began(
         "r9 y4 y5 y6 y7", current=ALICE.id,
     )  # fmt: skip
     await install(service, storage, game)
-    out = await service.act(ALICE, "play r5", chat_key=CHAT)
+    out = await service.play.act(ALICE, "play r5", chat_key=CHAT)
     assert out.ok and out.turn_began == BORIS.id
-    out = await service.act(BORIS, "draw", chat_key=CHAT)  # r9: playable, still Boris's turn
+    out = await service.play.act(BORIS, "draw", chat_key=CHAT)  # r9: playable, still Boris's turn
     assert out.ok and out.turn_began is None
-    out = await service.act(BORIS, "play r9", chat_key=CHAT)
+    out = await service.play.act(BORIS, "play r9", chat_key=CHAT)
     assert out.ok and out.turn_began == ALICE.id
 
 
@@ -77,7 +80,7 @@ async def test_a_due_deadline_is_acted_on_by_one_process_only(
     rounds = 0
     while await storage.active_game(CHAT) is not None and rounds < 10:
         clock.advance(3600)  # past any deadline: a computer move or a turn timeout is due
-        done = await asyncio.gather(a.run_due(), b.run_due())
+        done = await asyncio.gather(a.clock.run_due(), b.clock.run_due())
         assert len(done[0]) + len(done[1]) == 1, done
         rounds += 1
     assert rounds >= 2

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import MIGRATIONS, SCHEMA_VERSION, PlayerResult, StatRow, Storage
 from core.events import GameEnded
 from core.game import Game
@@ -28,13 +28,13 @@ def _order(text: str, *names: str) -> list[str]:
 
 
 async def test_a_tally_match_and_its_leaderboard_rank_the_fewest_points_first(
-    service: UnoService, storage: Storage, renderer: Renderer
+    service: Service, storage: Storage, renderer: Renderer
 ) -> None:
-    assert (await service.new_game(CHAT, ALICE)).ok
-    assert (await service.change_setting(CHAT, ALICE, "scoring", "tally")).ok
+    assert (await service.lobby.new_game(CHAT, ALICE)).ok
+    assert (await service.settings.change_setting(CHAT, ALICE, "scoring", "tally")).ok
     for user in (BORIS, VIKA):
-        assert (await service.join(CHAT, user)).ok
-    assert (await service.start_game(CHAT, ALICE)).ok
+        assert (await service.lobby.join(CHAT, user)).ok
+    assert (await service.lobby.start_game(CHAT, ALICE)).ok
     # Seat order Vika, Alice, Boris; Alice goes out. Tally: Alice 0, Boris 3, Vika 24, so the
     # target (20) is reached and the fewest points, Alice's, win. Seat order, most points first
     # and fewest points first are three different orders.
@@ -50,7 +50,7 @@ async def test_a_tally_match_and_its_leaderboard_rank_the_fewest_points_first(
             current=ALICE.id,
         ),
     )
-    out = await service.act(ALICE, "play r5", chat_key=CHAT)
+    out = await service.play.act(ALICE, "play r5", chat_key=CHAT)
     assert out.ok and out.scoring is Scoring.TALLY and out.table is not None
     (ended,) = [e for e in out.events if isinstance(e, GameEnded)]
     assert ended.winners == (ALICE.id,)
@@ -66,7 +66,7 @@ async def test_a_tally_match_and_its_leaderboard_rank_the_fewest_points_first(
     assert _order(recent.splitlines()[-1], *NAMES) == list(NAMES)
 
     # /stats: Alice won; Boris and Vika did not, and Boris kept fewer tally points.
-    rows = await service.leaderboard(CHAT)
+    rows = await service.statistics.leaderboard(CHAT)
     assert [r.user_id for r in rows] == [ALICE.id, BORIS.id, VIKA.id]
     assert rows[2] == StatRow(VIKA.id, VIKA.name, 1, 0, 0, 1, 24)
     for lang in ("ru", "uk"):

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.presentation.render import Renderer
-from bot.service import Notice, Outcome, UnoService, User
+from bot.service import Notice, Outcome, Service, User
 from bot.service.unit_of_work import BUSY
 from bot.storage import Storage, StoragePort
 from core.game import Game
@@ -43,18 +43,18 @@ class Holding:
         return await self._storage.commit(game_id, expected_version, **kwargs)
 
 
-async def computer_due(service: UnoService, chat: str, person: User) -> int:
+async def computer_due(service: Service, chat: str, person: User) -> int:
     """A running game of `person` and a computer player, the computer's move due (its game id).
     The person moves first when it is their turn (the first choice of their hand)."""
-    assert (await service.change_setting(chat, person, "timer", "off", is_admin=True)).ok
-    assert (await service.new_game(chat, person)).ok
-    assert (await service.add_bot(chat, person)).ok
-    out = await service.start_game(chat, person)
+    assert (await service.settings.change_setting(chat, person, "timer", "off", is_admin=True)).ok
+    assert (await service.lobby.new_game(chat, person)).ok
+    assert (await service.lobby.add_bot(chat, person)).ok
+    out = await service.lobby.start_game(chat, person)
     assert out.table is not None
     while out.table.current == person.id:
-        hand = (await service.hand(person, chat_key=chat)).hands[person.id]
+        hand = (await service.queries.hand(person, chat_key=chat)).hands[person.id]
         choice = hand.choices[0]
-        out = await service.act(person, choice.colors[0] if choice.colors else choice.action,
+        out = await service.play.act(person, choice.colors[0] if choice.colors else choice.action,
                                 chat_key=chat)  # fmt: skip
         assert out.ok and out.table is not None
     return out.table.game_id
@@ -64,7 +64,7 @@ async def test_one_games_slow_move_does_not_hold_back_the_others(
     storage: Storage, clock: FakeClock
 ) -> None:
     holding = Holding(storage)
-    service = UnoService(holding, clock=clock, bot_delay=BOT_DELAY, seed=lambda: 11)  # type: ignore[arg-type]
+    service = Service(holding, clock=clock, bot_delay=BOT_DELAY, seed=lambda: 11)  # type: ignore[arg-type]
     await service.start()
     games = [await computer_due(service, f"tg:-{n}", User(str(500 + n), f"P{n}")) for n in range(5)]
     slow = holding.hold(games[2])
@@ -78,9 +78,9 @@ async def test_one_games_slow_move_does_not_hold_back_the_others(
             four.set()
 
     clock.advance(BOT_DELAY)
-    loop = asyncio.create_task(service.run_timers(publish))
+    loop = asyncio.create_task(service.clock.run_timers(publish))
     try:
-        service.wake()
+        service.alarms.wake()
         await asyncio.wait_for(four.wait(), 10)  # the others' moves, while game 3's waits
         assert sorted(published) == sorted(games[:2] + games[3:])
         slow.set()
@@ -98,27 +98,27 @@ async def test_a_computers_move_goes_before_the_presses_that_came_after_it_was_d
     """A hundred presses in flight, each in a game of its own, eight use cases at a time, and a
     computer whose move was due before they came: its move is done with the first, not
     behind them all."""
-    service = UnoService(storage, clock=clock, bot_delay=BOT_DELAY, seed=lambda: 11, concurrency=8)
+    service = Service(storage, clock=clock, bot_delay=BOT_DELAY, seed=lambda: 11, concurrency=8)
     await service.start()
     computer_game = await computer_due(service, "tg:-1", ALICE)
     people = []
     for n in range(100):
         chat, a, b = f"tg:-{100 + n}", User(str(1000 + n), "A"), User(str(2000 + n), "B")
-        assert (await service.change_setting(chat, a, "timer", "off", is_admin=True)).ok
-        assert (await service.new_game(chat, a)).ok
-        assert (await service.join(chat, b)).ok
-        out = await service.start_game(chat, a)
+        assert (await service.settings.change_setting(chat, a, "timer", "off", is_admin=True)).ok
+        assert (await service.lobby.new_game(chat, a)).ok
+        assert (await service.lobby.join(chat, b)).ok
+        out = await service.lobby.start_game(chat, a)
         assert out.table is not None and out.table.current is not None
         people.append((chat, a if out.table.current == a.id else b))
     clock.advance(BOT_DELAY + 1.0)  # the computer's move is due; then the presses come
     done: list[str] = []
 
     async def press(chat: str, user: User) -> None:
-        await service.act(user, "draw", chat_key=chat)
+        await service.play.act(user, "draw", chat_key=chat)
         done.append(chat)
 
     async def computer() -> None:
-        await service.run_due()
+        await service.clock.run_due()
         done.append("computer")
 
     presses = [asyncio.create_task(press(chat, user)) for chat, user in people]
@@ -134,7 +134,7 @@ async def test_a_press_that_cannot_get_its_turn_is_told_the_table_is_busy(
     storage: Storage, clock: FakeClock
 ) -> None:
     holding = Holding(storage)
-    service = UnoService(
+    service = Service(
         holding,  # type: ignore[arg-type]
         clock=clock,
         bot_delay=BOT_DELAY,
@@ -145,19 +145,19 @@ async def test_a_press_that_cannot_get_its_turn_is_told_the_table_is_busy(
     await service.start()
     slow_game = await computer_due(service, "tg:-1", ALICE)
     chat, boris = "tg:-2", User("2002", "Борис", "ru")
-    assert (await service.new_game(chat, boris)).ok
+    assert (await service.lobby.new_game(chat, boris)).ok
     slow = holding.hold(slow_game)
     clock.advance(BOT_DELAY)
-    computer = asyncio.create_task(service.run_due())  # the only turn, held in its commit
+    computer = asyncio.create_task(service.clock.run_due())  # the only turn, held in its commit
     await holding.arrived[slow_game].wait()
-    out = await service.join(chat, User("2003", "Вика", "uk"))
+    out = await service.lobby.join(chat, User("2003", "Вика", "uk"))
     assert out.error is not None and out.error.key == "error-busy"
     assert out.error.args == {"seconds": 5}
     table = (await storage.active_game(chat)).meta["players"]  # type: ignore[union-attr]
     assert table == [boris.id]  # nothing changed
     slow.set()
     assert len(await computer) == 1
-    assert (await service.join(chat, User("2003", "Вика", "uk"))).ok  # its turn comes now
+    assert (await service.lobby.join(chat, User("2003", "Вика", "uk"))).ok  # its turn comes now
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import sys
 from pydantic import SecretStr
 
 from bot.config import Settings
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import Storage
 from bot.telegram.app import TelegramApp, create_bot
 
@@ -19,7 +19,7 @@ TOKEN = "7000001:TEST-token"  # the fake's bot (tests.telegram.fake_bot_api.Fake
 
 async def main(base_url: str, database: str) -> None:
     storage = await Storage.open(database)
-    service = UnoService(storage, bot_delay=0.05)
+    service = Service(storage, bot_delay=0.05)
     await service.start()
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]

@@ -21,7 +21,7 @@ from pydantic import SecretStr
 from bot.config import Settings
 from bot.presentation.i18n import LANGS, I18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.deadlines import DEFAULT_LOBBY_IDLE
 from bot.service.views import BOT_PREFIX
 from bot.storage import Storage
@@ -126,7 +126,7 @@ class Harness:
             if started is None or i in started:
                 api.user_starts_bot(user)
         self.storage: Storage | None = None
-        self.service: UnoService | None = None
+        self.service: Service | None = None
         self.app: TelegramApp | None = None
         self._polling: asyncio.Task[None] | None = None
         self.inflight = InFlight()
@@ -137,7 +137,7 @@ class Harness:
     async def start(self) -> None:
         self.storage = await Storage.open(self.db_path)
         seed = self.seed
-        self.service = UnoService(
+        self.service = Service(
             self.storage,
             clock=self.clock or time.time,
             bot_delay=self.bot_delay,
@@ -191,7 +191,7 @@ class Harness:
     # ------------------------------------------------------------------ driving
 
     @property
-    def svc(self) -> UnoService:
+    def svc(self) -> Service:
         assert self.service is not None
         return self.service
 

@@ -15,7 +15,7 @@ from aiogram.exceptions import TelegramNetworkError
 from pydantic import SecretStr
 
 from bot.config import Settings
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage import Storage
 from bot.telegram.app import TelegramApp, create_bot, webhook_url
 from tests.telegram.conftest import Harness, renderer
@@ -51,7 +51,7 @@ async def test_webhook_mode(tmp_path: Path) -> None:
         )
         assert webhook_url(settings) == "https://uno.example/tg/hook"
         storage = await Storage.open(settings.database)
-        app = TelegramApp(create_bot(settings), UnoService(storage), renderer())
+        app = TelegramApp(create_bot(settings), Service(storage), renderer())
         try:
             runner = await app.start_webhook(settings)
             host, port = runner.addresses[0][:2]

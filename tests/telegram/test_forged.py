@@ -83,7 +83,10 @@ async def test_settings_data_in_the_private_chat_points_to_the_group(harness: Ha
     player = h.users[1]
     hand = await h.hand(player)
     assert h.storage is not None
-    before = (await h.svc.settings(chat_key(h.group.id)), await h.storage.get_game(game_id))
+    before = (
+        await h.svc.settings.settings(chat_key(h.group.id)),
+        await h.storage.get_game(game_id),
+    )
     calls = h.api.call_count
     expected = h.r.t(lang, "tg-stale-settings")
     assert len(expected) <= ALERT_LIMIT and "/settings" in expected
@@ -100,7 +103,7 @@ async def test_settings_data_in_the_private_chat_points_to_the_group(harness: Ha
         answer = await h.press(player, player.id, hand.message_id, data, strict=False)
         assert (answer.text, answer.show_alert) == (expected, True), data
     await h.settle()
-    after = (await h.svc.settings(chat_key(h.group.id)), await h.storage.get_game(game_id))
+    after = (await h.svc.settings.settings(chat_key(h.group.id)), await h.storage.get_game(game_id))
     assert after == before
     others = [
         c.method

@@ -21,7 +21,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardMarkup
 
 from bot.presentation import steps
 from bot.presentation.buttons import BACK, HandKey, parse
-from bot.service import Outcome, UnoService, User
+from bot.service import Outcome, Service, User
 from bot.service.views import HandView
 from bot.storage import Storage
 from bot.telegram.callbacks import hand_data
@@ -43,7 +43,7 @@ class Worker(LobbyWorker):
     """A process of `test_lobby_race`, with the bot's own session (it sends the prepared
     keyboards of photo edits, as the bot does)."""
 
-    def __init__(self, api: FakeBotAPI, service: UnoService) -> None:
+    def __init__(self, api: FakeBotAPI, service: Service) -> None:
         session = BotSession(api=TelegramAPIServer.from_base(api.base_url))
         self.api = api
         self.sender = Sender(Bot(api.token, session=session), group_limit=None)
@@ -51,16 +51,16 @@ class Worker(LobbyWorker):
         self.ui.converge = True  # as with other processes over one database
 
 
-async def _turn_for(service: UnoService, chat: str, users: dict[str, FakeUser]) -> Outcome:
+async def _turn_for(service: Service, chat: str, users: dict[str, FakeUser]) -> Outcome:
     """The next move of whoever is to act, as an outcome that begins another person's turn."""
     for _ in range(50):
-        table = (await service.table(chat)).table
+        table = (await service.queries.table(chat)).table
         assert table is not None and table.current is not None
         user = users[table.current]
         me = User(str(user.id), user.first_name)
-        hand = (await service.hand(me, chat_key=chat)).hands[me.id]
+        hand = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
         action = hand.action_for(hand.choices[0].key)[0]
-        out = await service.act(me, action, chat_key=chat, version=hand.version)
+        out = await service.play.act(me, action, chat_key=chat, version=hand.version)
         assert out.ok, out.error
         if out.turn_began is not None and out.turn_began in out.hands:
             return out
@@ -70,7 +70,7 @@ async def _turn_for(service: UnoService, chat: str, users: dict[str, FakeUser]) 
 async def _press(
     api: FakeBotAPI,
     worker: Worker,
-    service: UnoService,
+    service: Service,
     player: FakeUser,
     message_id: int,
     data: str,
@@ -93,14 +93,14 @@ def _hand_sends(api: FakeBotAPI, user: FakeUser, since: int) -> list[int]:
     ]
 
 
-Setup = tuple[UnoService, str, dict[str, FakeUser], Worker, Worker]
+Setup = tuple[Service, str, dict[str, FakeUser], Worker, Worker]
 
 
 @pytest.fixture
 async def two_workers(api: FakeBotAPI, tmp_path: Path) -> AsyncIterator[Setup]:
     """Two processes over one database; the first opened and dealt a game of two people."""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
-    service = UnoService(storage, seed=lambda: 1)
+    service = Service(storage, seed=lambda: 1)
     first, second = Worker(api, service), Worker(api, service)
     try:
         group, users = await first.deal_for_two(service)
@@ -136,7 +136,7 @@ async def test_a_turn_replaces_the_hand_another_process_sent_since(
     # The second process shows everyone's hand once (it remembers those message ids).
     for user in users.values():
         me = User(str(user.id), user.first_name)
-        view = (await service.hand(me, chat_key=chat)).hands[me.id]
+        view = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
         await second.ui.show_hand(view, {})
     await second.settle()
     # Turns go on, published by the first process: each sends the hand new, the old deleted.
@@ -265,7 +265,7 @@ async def test_two_turns_sent_new_at_once_by_two_processes_leave_one_hand(
         f"hand messages shown {[m.message_id for m in live]}, stored {stored}"
     )
     me = User(str(player.id), player.first_name)
-    latest = (await service.hand(me, chat_key=chat)).hands[me.id]
+    latest = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
     assert all(f":{latest.version}:" in str(b["callback_data"]) for b in live[0].buttons)
 
 
@@ -283,7 +283,7 @@ async def test_a_stale_press_on_a_hand_just_sent_new_keeps_its_buttons(
     me = User(str(player.id), player.first_name)
     assert out.table is not None
     # The second process shows the player's hand: it knows that message.
-    await second.ui.show_hand((await service.hand(me, chat_key=chat)).hands[me.id], {})
+    await second.ui.show_hand((await service.queries.hand(me, chat_key=chat)).hands[me.id], {})
     await second.settle()
     # The first process publishes the turn: the new message goes out, the old one's deletion
     # is held on its way.
@@ -330,8 +330,8 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
     orphan = api.last_message(player.id)
     pressable = hand_acts(orphan)
     # The game goes on (the player moves), published by the second process.
-    hand = (await service.hand(me, chat_key=chat)).hands[me.id]
-    moved = await service.act(
+    hand = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
+    moved = await service.play.act(
         me, hand.action_for(hand.choices[0].key)[0], chat_key=chat, version=hand.version
     )
     assert moved.ok, moved.error
@@ -343,7 +343,7 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
     data = next(iter(pressable.values()))
     await _press(api, second, service, player, orphan.message_id, data)
     await second.settle()
-    now = (await service.hand(me, chat_key=chat)).hands[me.id]
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
     shown = api.last_message(player.id)
     assert shown.message_id == orphan.message_id
     in_force = hand_keyboard(renderer(), now)
@@ -355,7 +355,7 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
 
 
 async def _older_edit_lands_late(
-    api: FakeBotAPI, service: UnoService, chat: str, users: dict[str, FakeUser], second: Worker
+    api: FakeBotAPI, service: Service, chat: str, users: dict[str, FakeUser], second: Worker
 ) -> tuple[FakeUser, HandView, Outcome]:
     """The player's turn, then their move, both published by the second process (which so
     remembers showing the newer hand); then the first process's edit of the older hand (its
@@ -368,7 +368,7 @@ async def _older_edit_lands_late(
     await second.publish(out)
     await second.settle()
     older = out.hands[me.id]
-    moved = await service.act(
+    moved = await service.play.act(
         me, older.action_for(older.choices[0].key)[0], chat_key=chat, version=older.version
     )
     assert moved.ok, moved.error
@@ -410,7 +410,7 @@ async def test_a_stale_step_button_shows_the_hand_on_a_message_another_process_e
     )  # fmt: skip
     await second.settle()
     me = User(str(player.id), player.first_name)
-    now = (await service.hand(me, chat_key=chat)).hands[me.id]
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
     assert now.version != older.version
     assert api.last_message(player.id).message_id == message.message_id
     assert _shows_hand_in_force(api, player, now), "the pressed hand is still the older one"

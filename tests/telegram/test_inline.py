@@ -99,7 +99,7 @@ async def set_mode(h: Harness, mode: str) -> None:
         h.r.t("ru", "inline-settings-play-mode", mode=h.r.t("ru", "inline-play-mode-" + mode))
         in shown
     )
-    assert (await h.svc.settings(chat_key(h.group.id))).play_mode == mode
+    assert (await h.svc.settings.settings(chat_key(h.group.id))).play_mode == mode
 
 
 async def finished(h: Harness, game_id: int) -> bool:
@@ -339,9 +339,9 @@ async def test_the_bot_creates_its_sets_and_a_restart_changes_nothing(inline: Ha
     # A picture that changed is replaced in place, nothing else.
     name = f"uno_ru_by_{api.bot.username}"
     assert h.service is not None
-    manifest = await h.service.personal("tg-stickers:" + name)
+    manifest = await h.service.settings.personal("tg-stickers:" + name)
     manifest["stickers"][3][1] = "000000000000"
-    await h.service.set_personal("tg-stickers:" + name, stickers=manifest["stickers"])
+    await h.service.settings.set_personal("tg-stickers:" + name, stickers=manifest["stickers"])
     calls = api.call_count
     await h.restart()
     changed = [c.method for c in api.calls()[calls:] if c.method.endswith("InSet")]

@@ -64,4 +64,4 @@ async def test_a_ukrainian_game_speaks_ukrainian(harness: Harness) -> None:
     assert language_violations(harness.api, "uk", names) == []
     texts = "\n".join(harness.api.sent_texts())
     assert "і" in texts and "Ходить" in texts
-    assert (await harness.svc.settings(f"tg:{harness.group.id}")).lang == "uk"
+    assert (await harness.svc.settings.settings(f"tg:{harness.group.id}")).lang == "uk"

@@ -89,7 +89,7 @@ async def test_the_lobby_chooses_the_robots_level(harness: Harness) -> None:
     await h.settle()
     lobby = h.api.message(h.group.id, lobby.message_id)
     assert {"text": strong, "callback_data": f"l:{game_id}:easy"} in lobby.buttons
-    assert not (await h.svc.settings(f"tg:{h.group.id}")).strong_bots  # only this lobby's
+    assert not (await h.svc.settings.settings(f"tg:{h.group.id}")).strong_bots  # only this lobby's
     await h.press_button(a, h.r.t("ru", "btn-start"))
     await h.settle()
     rec = await h.svc.storage.active_game(f"tg:{h.group.id}")
@@ -117,7 +117,7 @@ async def test_an_idle_lobby_expires_through_the_timer_loop(harness: Harness) ->
     # The chat is free at once.
     await h.say(b, "/new")
     assert h.api.last_message(h.group.id).plain_text.startswith(title)
-    reopened = (await h.svc.table(f"tg:{h.group.id}")).table
+    reopened = (await h.svc.queries.table(f"tg:{h.group.id}")).table
     assert reopened is not None and reopened.status == "lobby"
 
 
@@ -180,7 +180,7 @@ async def test_settings_keyboard(harness: Harness) -> None:
     a, b, _, _ = h.users
     await h.say(a, "/settings")
     msg = h.api.last_message(h.group.id)
-    assert msg.plain_text == settings_text(h, await h.svc.settings(f"tg:{h.group.id}"))
+    assert msg.plain_text == settings_text(h, await h.svc.settings.settings(f"tg:{h.group.id}"))
     data = [btn["callback_data"] for btn in msg.buttons]
     assert {"s:preset:house", "s:lang:uk", "s:timer:120", "s:colorblind:on", "s:jump_in:on"} <= set(
         data
@@ -197,7 +197,7 @@ async def test_settings_keyboard(harness: Harness) -> None:
         assert answer.text == saved
         await h.settle()
     await h.settle()
-    settings = await h.svc.settings(f"tg:{h.group.id}")
+    settings = await h.svc.settings.settings(f"tg:{h.group.id}")
     assert (settings.preset, settings.timer, settings.colorblind) == ("house", 120, True)
     assert not settings.rules().jump_in and settings.rules().pass_draw_two
     assert h.api.message(h.group.id, msg.message_id).plain_text == settings_text(h, settings)
@@ -231,7 +231,7 @@ async def test_information_commands(harness: Harness) -> None:
     await h.say(a, "/help")
     assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "help-text")
     await h.say(a, "/rules")
-    settings = await h.svc.settings(f"tg:{h.group.id}")
+    settings = await h.svc.settings.settings(f"tg:{h.group.id}")
     assert h.api.last_message(h.group.id).plain_text == h.r.rules_text("ru", settings)
     await h.say(a, "/stats")
     assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "stats-empty")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Outcome, UnoService, User
+from bot.service import Outcome, Service, User
 from bot.storage import Storage
 from bot.telegram.common import chat_key
 from bot.telegram.sender import Sender
@@ -66,7 +66,7 @@ class Worker:
     message ids it read, what it showed) and its own send queues. Both share the service here,
     which only stands for the shared database: every fact crosses through it."""
 
-    def __init__(self, api: FakeBotAPI, service: UnoService) -> None:
+    def __init__(self, api: FakeBotAPI, service: Service) -> None:
         self.api = api
         self.sender = Sender(api.make_bot(), group_limit=None)
         self.ui = TelegramUI(service, renderer(), self.sender, api.bot.username or "")
@@ -76,7 +76,7 @@ class Worker:
         assert out.error is None, out.error
         await self.ui.publish(out, wait=False)
 
-    async def deal_for_two(self, service: UnoService) -> tuple[FakeChat, dict[str, FakeUser]]:
+    async def deal_for_two(self, service: Service) -> tuple[FakeChat, dict[str, FakeUser]]:
         """A group where two people (both opened the private chat) play a game this process
         opened and dealt; the people by their service ids."""
         api = self.api
@@ -85,9 +85,9 @@ class Worker:
         for user in (a, b):
             api.user_starts_bot(user)
         chat = chat_key(group.id)
-        await self.publish(await service.new_game(chat, User(str(a.id), a.first_name)))
-        await self.publish(await service.join(chat, User(str(b.id), b.first_name)))
-        await self.publish(await service.start_game(chat, User(str(a.id), a.first_name)))
+        await self.publish(await service.lobby.new_game(chat, User(str(a.id), a.first_name)))
+        await self.publish(await service.lobby.join(chat, User(str(b.id), b.first_name)))
+        await self.publish(await service.lobby.start_game(chat, User(str(a.id), a.first_name)))
         await self.settle()
         return group, {str(a.id): a, str(b.id): b}
 
@@ -107,7 +107,7 @@ async def test_another_process_stores_the_lobby_id_before_this_one_deals(
     api: FakeBotAPI, tmp_path: Path
 ) -> None:
     storage = await Storage.open(tmp_path / "uno.sqlite3")
-    service = UnoService(storage, seed=lambda: 1)
+    service = Service(storage, seed=lambda: 1)
     group = api.new_group("Вечер карт")
     a, b, c = (api.new_user(name) for name in ("Алиса", "Борис", "Дина"))
     for user in (a, b, c):
@@ -117,18 +117,20 @@ async def test_another_process_stores_the_lobby_id_before_this_one_deals(
     try:
         # The first process opens the lobby; Telegram's answer to its sendMessage is held.
         held = api.hold(["sendMessage"], [group.id])
-        await first.publish(await service.new_game(chat, User(str(a.id), a.first_name)))
+        await first.publish(await service.lobby.new_game(chat, User(str(a.id), a.first_name)))
         await asyncio.wait_for(held.wait(), SETTLE_TIMEOUT)
         # The second one shows the joins meanwhile: it reads the game's refs, no lobby id yet.
         for user in (b, c):
-            await second.publish(await service.join(chat, User(str(user.id), user.first_name)))
+            await second.publish(
+                await service.lobby.join(chat, User(str(user.id), user.first_name))
+            )
         api.resume_holds()
         await first.settle()
         lobby = await service.refs.get(await _game_id(storage, chat), "tg:lobby")
         assert lobby is not None and api.message(group.id, int(lobby)).buttons
         # The first process has shown the newest state it found (the joins): no deal yet.
         # The second deals, and its first table must find the lobby's id the first one stored.
-        await second.publish(await service.start_game(chat, User(str(a.id), a.first_name)))
+        await second.publish(await service.lobby.start_game(chat, User(str(a.id), a.first_name)))
         for worker in (first, second):
             await worker.settle()
         assert api.message(group.id, int(lobby)).buttons == []

@@ -22,7 +22,7 @@ from aiogram.methods import SendMessage, TelegramMethod
 from aiogram.methods.base import Response
 
 from bot.delivery.outbox_loop import Delivery, Send
-from bot.service import Outcome, UnoService, User
+from bot.service import Outcome, Service, User
 from bot.storage import SendSlot, Storage
 from bot.telegram.app import TelegramApp
 from bot.telegram.common import PREFIX, chat_key
@@ -155,9 +155,9 @@ class _Calls(BaseRequestMiddleware):
         return await make_request(bot, method)
 
 
-def _recording(service: UnoService, taken: list[SendSlot]) -> None:
+def _recording(service: Service, taken: list[SendSlot]) -> None:
     """Note every slot of the shared budget the service hands out."""
-    take = service.outbox.take_send_slot
+    take = service.send_budget.take_send_slot
 
     async def recorded(
         chat_key: str, count: int, period: float, flight: float, reserve: int = 0
@@ -167,7 +167,7 @@ def _recording(service: UnoService, taken: list[SendSlot]) -> None:
             taken.append(got)
         return got
 
-    service.outbox.take_send_slot = recorded  # type: ignore[method-assign]
+    service.send_budget.take_send_slot = recorded  # type: ignore[method-assign]
 
 
 async def test_two_processes_keep_a_group_within_its_budget_together(
@@ -193,7 +193,7 @@ async def test_two_processes_keep_a_group_within_its_budget_together(
         for storage in storages:
             bot = api.make_bot()
             bot.session.middleware(_Calls(calls, lambda: now[0]))
-            service = UnoService(storage, clock=lambda: now[0])
+            service = Service(storage, clock=lambda: now[0])
             _recording(service, taken)
             app = TelegramApp(bot, service, renderer(), group_limit=RateLimit(), freeze=False)
             app.sender.clock, app.sender.sleep = (lambda: now[0]), sleep
@@ -222,7 +222,7 @@ async def test_a_lobby_from_the_outbox_names_its_chat_in_the_hands(
     then went out from the outbox, shown by another process): the hands dealt later still
     begin with the group's name, asked of Telegram once."""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
-    service = UnoService(storage, seed=lambda: 1)
+    service = Service(storage, seed=lambda: 1)
     worker = Worker(api, service)  # shows what was committed, and never saw a group message
     try:
         group, users = await worker.deal_for_two(service)
@@ -245,7 +245,7 @@ async def test_an_entry_is_finished_only_once_its_process_looked_for_a_newer_tab
     finished game's table would stay stale for good."""
     database = tmp_path / "uno.sqlite3"
     storage = await Storage.open(database)
-    service = UnoService(storage, seed=lambda: 1)
+    service = Service(storage, seed=lambda: 1)
     worker = BotWorker(api, service)
     worker.ui.delivery = delivery = Delivery(service.outbox, PREFIX)  # entries from now on
     try:
@@ -254,14 +254,14 @@ async def test_an_entry_is_finished_only_once_its_process_looked_for_a_newer_tab
         assert all(sent is not None for _, sent, _ in outbox_rows(database))
 
         looking, let_go = asyncio.Event(), asyncio.Event()
-        game_table = service.game_table
+        game_table = service.queries.game_table
 
         async def held(game_id: int) -> Outcome:  # the look for a newer table, held
             looking.set()
             await let_go.wait()
             return await game_table(game_id)
 
-        service.game_table = held  # type: ignore[method-assign]
+        service.queries.game_table = held  # type: ignore[method-assign]
         tracked: list[Send] = []
         track = delivery.track
 
@@ -299,7 +299,7 @@ async def test_a_redelivered_entry_edits_what_its_process_remembers_showing(
     older hand stayed shown with its buttons, pressed in vain."""
     database = tmp_path / "uno.sqlite3"
     storage = await Storage.open(database)
-    service = UnoService(storage, seed=lambda: 1)
+    service = Service(storage, seed=lambda: 1)
     worker = BotWorker(api, service)
     worker.ui.delivery = delivery = Delivery(service.outbox, PREFIX)
     try:
@@ -315,7 +315,7 @@ async def test_a_redelivered_entry_edits_what_its_process_remembers_showing(
         await asyncio.wait_for(delivery.wait_finished(finished + 1), SETTLE_TIMEOUT)
         await worker.settle()
         me = User(str(player.id), player.first_name)
-        now = (await service.hand(me, chat_key=chat)).hands[me.id]
+        now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
         assert _shows_hand_in_force(api, player, now), "the older hand is still shown"
     finally:
         await delivery.stop()

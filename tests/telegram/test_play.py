@@ -327,7 +327,7 @@ async def test_player_who_never_opened_the_private_chat(harness: Harness) -> Non
     assert len([m for m in h.api.messages(h.group.id) if m.plain_text == notice]) == 1
     # The turn timer runs out: the timer loop draws and passes for them.
     size = len((await h.game()).hands[str(d.id)])
-    for out in await h.svc.run_due(math.inf):
+    for out in await h.svc.clock.run_due(math.inf):
         assert h.app is not None and h.app.ui is not None
         await h.app.ui.publish(out)
     await h.settle()
@@ -399,7 +399,7 @@ async def test_429_on_the_table_coalesces_edits(harness: Harness) -> None:
     ]
     assert [c.status for c in after] == [429, 200]
     table = await h.table()
-    expected = await h.svc.table(f"tg:{h.group.id}")
+    expected = await h.svc.queries.table(f"tg:{h.group.id}")
     assert expected.table is not None
     assert table.plain_text == h.r.table(expected.table, expected.names)
     assert edits[-1].params["media"]["caption"] == table.caption
@@ -428,7 +428,7 @@ async def test_group_stays_under_its_rate_limit_in_a_fast_game(harness: Harness)
     for i, t in enumerate(times):
         window = [x for x in times[i:] if x < t + 1.0]
         assert len(window) <= 8
-    expected = await h.svc.table(f"tg:{h.group.id}")
+    expected = await h.svc.queries.table(f"tg:{h.group.id}")
     assert expected.table is not None
     assert (await h.table()).plain_text == h.r.table(expected.table, expected.names)
 

@@ -144,7 +144,7 @@ async def test_the_group_is_told_when_a_timeout_takes_out_the_last_person(
     for _ in range(100):  # her turns time out at once; the robots move in between
         if await h.svc.storage.active_game(key) is None:
             break
-        for out in await h.svc.run_due(math.inf):
+        for out in await h.svc.clock.run_due(math.inf):
             await h.app.ui.publish(out)
         await h.settle()
     else:

@@ -27,7 +27,7 @@ PHOTO_CALLS = ("sendPhoto", "editMessageMedia")
 
 
 async def table_view(h: Harness) -> tuple[TableView, dict[str, str]]:
-    out = await h.svc.table(chat_key(h.group.id))
+    out = await h.svc.queries.table(chat_key(h.group.id))
     assert out.table is not None
     return out.table, dict(out.names)
 
@@ -95,7 +95,7 @@ async def test_a_match_played_to_its_end_under_the_banner(harness: Harness) -> N
     while await one_move(h):
         moves += 1
         assert moves < 800
-        out = await h.svc.table(chat_key(h.group.id))
+        out = await h.svc.queries.table(chat_key(h.group.id))
         now = out.table  # None once the match is over
         if now is not None and now.game_id == game_id and now.status == "running":
             view, names = now, dict(out.names)
@@ -192,7 +192,7 @@ async def test_the_setting_turns_the_banner_off_and_on(harness: Harness) -> None
     await h.settle()
     off = h.r.t("ru", "tg-settings-table-picture", value=h.r.t("ru", "value-off"))
     assert off in h.api.message(h.group.id, menu.message_id).plain_text
-    assert not (await h.svc.settings(chat_key(h.group.id))).table_picture
+    assert not (await h.svc.settings.settings(chat_key(h.group.id))).table_picture
     # Off: today's text table.
     await h.new_game(players=3)
     table = await h.table()

@@ -132,7 +132,7 @@ async def test_notify_in_a_group_points_to_the_private_chat(harness: Harness) ->
     h = harness
     await h.say(h.users[0], "/notify")
     assert h.api.last_message(h.group.id).plain_text == h.r.t("ru", "tg-notify-private")
-    assert await h.svc.personal(f"tg:{h.users[0].id}") == {}
+    assert await h.svc.settings.personal(f"tg:{h.users[0].id}") == {}
 
 
 async def test_fake_refuses_deleting_a_message_twice(harness: Harness) -> None:
@@ -162,7 +162,7 @@ async def test_a_move_committed_but_never_sent_is_shown_on_start(harness: Harnes
     old_hand = (await h.hand(b)).message_id
     # The move is committed and nothing of it is published (what a kill right after the
     # commit leaves behind).
-    out = await h.svc.act(User(str(a.id), a.first_name), "play r5", game_id=await h.game_id())
+    out = await h.svc.play.act(User(str(a.id), a.first_name), "play r5", game_id=await h.game_id())
     assert out.ok and (await h.game()).current_player == str(b.id)
     await h.stop()
     since = h.api.call_count

@@ -20,7 +20,7 @@ from aiohttp.test_utils import TestServer
 
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService, User
+from bot.service import Service, User
 from bot.storage import Storage, StoragePort
 from bot.web import socket
 from bot.web.app import make_app
@@ -62,7 +62,7 @@ def init_data(
 
 @dataclass
 class Rig:
-    service: UnoService
+    service: Service
     storage: StoragePort
     auth: Auth
     hub: Hub
@@ -80,7 +80,7 @@ class Rig:
         return ws
 
     async def version(self, chat: str = GROUP) -> int:
-        table = (await self.service.table(chat)).table
+        table = (await self.service.queries.table(chat)).table
         assert table is not None
         return table.version
 
@@ -93,7 +93,7 @@ async def rig(
     `seed`: every deal shuffled alike."""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
     seeded = {} if seed is None else {"seed": lambda: seed}
-    service = UnoService(storage, bot_delay=bot_delay, lobby_idle=None, **seeded)
+    service = Service(storage, bot_delay=bot_delay, lobby_idle=None, **seeded)
     await service.start()
     auth = Auth(token=TOKEN, max_age=3600)
     app = make_app(service, Renderer(get_i18n()), auth)
@@ -107,7 +107,7 @@ async def rig(
         r.frames.append((page.user.id, frame))
 
     hub.tap = tap
-    loop = None if not timers else asyncio.create_task(service.run_timers(lambda _o: None))
+    loop = None if not timers else asyncio.create_task(service.clock.run_timers(lambda _o: None))
     try:
         yield r
     finally:
@@ -120,14 +120,14 @@ async def rig(
         await storage.close()
 
 
-async def group_game(service: UnoService, *people: User, bots: int = 0) -> int:
+async def group_game(service: Service, *people: User, bots: int = 0) -> int:
     """A running game in the test group with `people` (the first opens it) and computer players."""
-    assert (await service.new_game(GROUP, people[0])).ok
+    assert (await service.lobby.new_game(GROUP, people[0])).ok
     for person in people[1:]:
-        assert (await service.join(GROUP, person)).ok
+        assert (await service.lobby.join(GROUP, person)).ok
     for _ in range(bots):
-        assert (await service.add_bot(GROUP, people[0])).ok
-    out = await service.start_game(GROUP, people[0])
+        assert (await service.lobby.add_bot(GROUP, people[0])).ok
+    out = await service.lobby.start_game(GROUP, people[0])
     assert out.table is not None, out.error
     return out.table.game_id
 

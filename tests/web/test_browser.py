@@ -102,7 +102,9 @@ async def test_launch_data_languages_color_blind_mode_and_screenshots(tmp_path: 
     async with rig(tmp_path) as r, chromium() as browser:
         game = await group_game(r.service, ANNA, BORIS)
         for key, value in (("lang", "uk"), ("colorblind", "on")):
-            assert (await r.service.change_setting(GROUP, ANNA, key, value, is_admin=True)).ok
+            assert (
+                await r.service.settings.change_setting(GROUP, ANNA, key, value, is_admin=True)
+            ).ok
         await install(r.storage, GROUP, position())
         start = str(game)
         refused = {

@@ -22,7 +22,9 @@ SEED = 29
 async def test_two_pages_play_a_whole_match_against_computer_players(tmp_path: Path) -> None:
     async with rig(tmp_path, timers=True, seed=SEED) as r, chromium() as browser:
         for key, value in (("timer", "off"), ("target", "100")):
-            assert (await r.service.change_setting(GROUP, ANNA, key, value, is_admin=True)).ok
+            assert (
+                await r.service.settings.change_setting(GROUP, ANNA, key, value, is_admin=True)
+            ).ok
         game = await group_game(r.service, ANNA, BORIS, bots=2)
         pages = [
             await open_page(browser, telegram_url(r.url, init_data(p, start_param=str(game))))
@@ -33,7 +35,7 @@ async def test_two_pages_play_a_whole_match_against_computer_players(tmp_path: P
         )
         assert all(n > 0 for n in presses)  # both people played
 
-        out = await r.service.live(game, [])
+        out = await r.service.live.views(game, [])
         view = out.table
         assert view is not None and view.status == "finished" and view.winners
         assert any(isinstance(e, GameEnded) for e in view.recent)

@@ -77,8 +77,8 @@ async def test_a_dropped_page_reconnects_and_catches_up(tmp_path: Path) -> None:
         await page.wait_for_selector("body.offline")
         await expect(page.locator("#notice")).to_have_text(T("ru", "web-reconnecting"))
         assert r.hub.pages == 0
-        assert (await r.service.act(ANNA, "play r7", chat_key=GROUP)).ok
-        assert (await r.service.act(BORIS, "draw", chat_key=GROUP)).ok
+        assert (await r.service.play.act(ANNA, "play r7", chat_key=GROUP)).ok
+        assert (await r.service.play.act(BORIS, "draw", chat_key=GROUP)).ok
         moved.set()
 
         await at_version(page, shown + 2)

@@ -91,7 +91,7 @@ async def test_a_move_on_the_page_shows_in_the_group_table_and_the_dm_hand(tmp_p
             lambda c: c.method.startswith("edit") and c.chat_id == h.group.id, since=sent
         )
         await h.settle()
-        now = await h.svc.table(f"tg:{h.group.id}")
+        now = await h.svc.queries.table(f"tg:{h.group.id}")
         assert now.table is not None and now.table.version == start + 1
         assert now.table.top is not None and str(now.table.top) == "r7"
         assert (await h.table()).plain_text == h.r.table(now.table, now.names)

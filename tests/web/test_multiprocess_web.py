@@ -15,7 +15,7 @@ from aiohttp.test_utils import TestServer
 
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
-from bot.service import UnoService
+from bot.service import Service
 from bot.storage.postgres import PostgresStorage
 from bot.web.app import make_app
 from bot.web.auth import Auth
@@ -35,11 +35,11 @@ from tests.web.tables import (
 
 
 @contextlib.asynccontextmanager
-async def worker(url: str) -> AsyncIterator[tuple[UnoService, PostgresStorage, str]]:
+async def worker(url: str) -> AsyncIterator[tuple[Service, PostgresStorage, str]]:
     """One worker: a service on its own storage and its web app on 127.0.0.1, listening for
     the other workers' commits (returns once it listens)."""
     storage = await PostgresStorage.open(url)
-    service = UnoService(storage, bot_delay=0, lobby_idle=None)
+    service = Service(storage, bot_delay=0, lobby_idle=None)
     await service.start()
     listening = asyncio.Event()
     service.changes.on_gap(listening.set)  # told when its listening connection is taken

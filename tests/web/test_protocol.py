@@ -83,7 +83,7 @@ async def test_a_move_on_one_page_reaches_every_page_of_the_game(tmp_path: Path)
         assert {c["pic"] for c in seen["hand"]["cards"] if c["key"]} == set()  # nothing matches
         assert (await state_at(anna, version))["table"]["seats"][0]["cards"] == 3
         # A move made elsewhere (a chat command) is pushed too.
-        assert (await r.service.act(BORIS, "draw", chat_key=GROUP)).ok
+        assert (await r.service.play.act(BORIS, "draw", chat_key=GROUP)).ok
         after = await state_at(anna, version + 1)
         assert after["table"]["seats"][1]["cards"] == 4
         await anna.close()
@@ -119,8 +119,8 @@ async def test_a_stale_press_is_refused_with_the_current_state(tmp_path: Path) -
         anna = await r.open({"init_data": init_data(ANNA), "game": str(game)})
         frame = await receive(anna, "state")
         old = next(c["key"] for c in frame["hand"]["cards"] if c["pic"] == "r5")
-        assert (await r.service.act(ANNA, "play r7", chat_key=GROUP)).ok  # from the chat
-        assert (await r.service.act(BORIS, "draw", chat_key=GROUP)).ok
+        assert (await r.service.play.act(ANNA, "play r7", chat_key=GROUP)).ok  # from the chat
+        assert (await r.service.play.act(BORIS, "draw", chat_key=GROUP)).ok
         before = await r.storage.active_game(GROUP)
         await anna.send_json({"t": "press", "key": old})
         refusal = await receive(anna, "notice")
@@ -167,8 +167,8 @@ async def test_refused_pages_are_told_why_and_change_nothing(
 
 async def test_a_telegram_page_cannot_open_another_platforms_game(tmp_path: Path) -> None:
     async with rig(tmp_path) as r:
-        assert (await r.service.new_game("dc:42", ANNA)).ok
-        table = (await r.service.table("dc:42")).table
+        assert (await r.service.lobby.new_game("dc:42", ANNA)).ok
+        table = (await r.service.queries.table("dc:42")).table
         assert table is not None
         ws = await r.open({"init_data": init_data(ANNA), "game": str(table.game_id)})
         text, code = await closed(ws)
@@ -221,10 +221,10 @@ async def test_a_dropped_page_reconnects_and_catches_up(tmp_path: Path) -> None:
         await r.hub.drop_all()
         msg = await ws.receive()
         assert msg.type is WSMsgType.CLOSE and msg.data == CLOSE_RESTART
-        table = (await r.service.table(GROUP)).table
+        table = (await r.service.queries.table(GROUP)).table
         assert table is not None and table.current is not None
         mover = ANNA if table.current == ANNA.id else BORIS
-        assert (await r.service.act(mover, "draw", chat_key=GROUP)).ok  # while it was away
+        assert (await r.service.play.act(mover, "draw", chat_key=GROUP)).ok  # while it was away
         again = await r.open(hello)
         assert (await receive(again, "state"))["table"]["version"] > version
 
@@ -250,14 +250,14 @@ async def test_pages_of_one_game_are_read_once_per_change(tmp_path: Path) -> Non
         for ws in pages:
             await receive(ws, "state")
         reads = 0
-        live = r.service.live
+        live = r.service.live.views
 
         async def counted(game_id: int, players: object) -> object:
             nonlocal reads
             reads += 1
             return await live(game_id, players)  # type: ignore[arg-type]
 
-        r.service.live = counted  # type: ignore[method-assign]
+        r.service.live.views = counted  # type: ignore[method-assign]
         version = await r.version()
         for _ in range(5):
             r.service.changes.publish(game, version + 1)

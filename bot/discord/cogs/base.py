@@ -17,7 +17,7 @@ from bot.discord.reply import DEFER_AFTER, MONOTONIC, Clock, Reply
 from bot.discord.switches import Switches
 from bot.discord.texts import Texts
 from bot.presentation.i18n import normalize_lang
-from bot.service import UnoService, User
+from bot.service import Service, User
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
@@ -28,7 +28,7 @@ Handler = Callable[[Reply], Awaitable[None]]
 class Parts:
     """The bot's parts the cogs work with (`bot.discord.app` makes them)."""
 
-    service: UnoService
+    service: Service
     texts: Texts
     publisher: Publisher
     switches: Switches
@@ -90,4 +90,4 @@ class FeatureCog(commands.Cog):
         """The chat's language: its setting, else the guild's locale, else Russian."""
         if not key:
             return normalize_lang(locale_hint(interaction))
-        return await self.service.lang(key, locale_hint(interaction))
+        return await self.service.settings.lang(key, locale_hint(interaction))

@@ -19,7 +19,7 @@ class Info(FeatureCog):
         async def handle(reply: Reply) -> None:
             key = self.chat(interaction)
             lang = await self.lang(key, interaction)
-            settings = await self.service.settings(key)
+            settings = await self.service.settings.settings(key)
             await reply.send_long(
                 self.texts.localize(lang, self.texts.r.rules_text(lang, settings))
             )
@@ -32,7 +32,7 @@ class Info(FeatureCog):
         async def handle(reply: Reply) -> None:
             key = self.chat(interaction)
             lang = await self.lang(key, interaction)
-            rows = await reply.run(self.service.leaderboard(key), public=True)
+            rows = await reply.run(self.service.statistics.leaderboard(key), public=True)
             safe = [
                 dataclasses.replace(row, name=discord.utils.escape_markdown(row.name))
                 for row in rows

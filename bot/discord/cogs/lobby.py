@@ -38,12 +38,12 @@ class Lobby(FeatureCog, LobbyHandler):
     @app_commands.command(name=command_name("new"), description=command_description("new"))
     @app_commands.guild_only()
     async def new(self, interaction: Interaction) -> None:
-        await self._open_lobby(interaction, self.service.new_game)
+        await self._open_lobby(interaction, self.service.lobby.new_game)
 
     @app_commands.command(name=command_name("rematch"), description=command_description("rematch"))
     @app_commands.guild_only()
     async def rematch(self, interaction: Interaction) -> None:
-        await self._open_lobby(interaction, self.service.rematch)
+        await self._open_lobby(interaction, self.service.lobby.rematch)
 
     async def _open_lobby(self, interaction: Interaction, call: Call) -> None:
         """/new, /rematch: the new lobby's table message is the public answer (a rematch's
@@ -80,7 +80,7 @@ class Lobby(FeatureCog, LobbyHandler):
 
         async def handle(reply: Reply) -> None:
             key = self.chat(interaction)
-            work = self.service.rematch(key, self.user(interaction), game_id=game)
+            work = self.service.lobby.rematch(key, self.user(interaction), game_id=game)
             out = await reply.run(work, update=True)
             if out.error is not None or out.table is None:
                 lang = await self.lang(key, interaction)
@@ -106,7 +106,7 @@ class Lobby(FeatureCog, LobbyHandler):
         async def handle(reply: Reply) -> None:
             chat = self.chat(interaction)
             user = self.user(interaction)
-            refusal = await steps.lobby_refusal(self.service, chat, key.game)
+            refusal = await steps.lobby_refusal(self.service.queries, chat, key.game)
             if refusal is not None:
                 lang = await self.lang(chat, interaction)
                 stale = refusal == steps.STALE
@@ -117,13 +117,15 @@ class Lobby(FeatureCog, LobbyHandler):
                 )
                 return
             if key.op == "join":
-                work = self.service.join(chat, user)
+                work = self.service.lobby.join(chat, user)
             elif key.op == "addbot":
-                work = self.service.add_bot(chat, user)
+                work = self.service.lobby.add_bot(chat, user)
             elif key.level is not None:
-                work = self.service.set_bot_level(chat, user, key.level)
+                work = self.service.lobby.set_bot_level(chat, user, key.level)
             else:
-                work = self.service.start_game(chat, user, is_admin=self.is_admin(interaction))
+                work = self.service.lobby.start_game(
+                    chat, user, is_admin=self.is_admin(interaction)
+                )
             out = await reply.run(work, update=True)
             if out.error is not None:
                 await reply.send(self.texts.notice(await self.lang(chat, interaction), out.error))
@@ -159,32 +161,32 @@ class Lobby(FeatureCog, LobbyHandler):
     @app_commands.command(name=command_name("join"), description=command_description("join"))
     @app_commands.guild_only()
     async def join(self, interaction: Interaction) -> None:
-        await self._lobby_command(interaction, self.service.join)
+        await self._lobby_command(interaction, self.service.lobby.join)
 
     @app_commands.command(name=command_name("addbot"), description=command_description("addbot"))
     @app_commands.guild_only()
     async def addbot(self, interaction: Interaction) -> None:
-        await self._lobby_command(interaction, self.service.add_bot)
+        await self._lobby_command(interaction, self.service.lobby.add_bot)
 
     @app_commands.command(name=command_name("start"), description=command_description("start"))
     @app_commands.guild_only()
     async def start(self, interaction: Interaction) -> None:
         admin = self.is_admin(interaction)
         await self._lobby_command(
-            interaction, lambda key, user: self.service.start_game(key, user, is_admin=admin)
+            interaction, lambda key, user: self.service.lobby.start_game(key, user, is_admin=admin)
         )
 
     @app_commands.command(name=command_name("leave"), description=command_description("leave"))
     @app_commands.guild_only()
     async def leave(self, interaction: Interaction) -> None:
-        await self._lobby_command(interaction, self.service.leave)
+        await self._lobby_command(interaction, self.service.lobby.leave)
 
     @app_commands.command(name=command_name("kill"), description=command_description("kill"))
     @app_commands.guild_only()
     async def kill(self, interaction: Interaction) -> None:
         admin = self.is_admin(interaction)
         await self._lobby_command(
-            interaction, lambda key, user: self.service.kill(key, user, is_admin=admin)
+            interaction, lambda key, user: self.service.lobby.kill(key, user, is_admin=admin)
         )
 
     @app_commands.command(name=command_name("kick"), description=command_description("kick"))
@@ -217,9 +219,9 @@ class Lobby(FeatureCog, LobbyHandler):
 
         async def kick_one(key: str, user: User) -> Outcome:
             if seat is not None:
-                return await self.service.kick_seat(key, user, seat, is_admin=admin)
+                return await self.service.lobby.kick_seat(key, user, seat, is_admin=admin)
             assert player is not None
-            return await self.service.kick(key, user, str(player.id), is_admin=admin)
+            return await self.service.lobby.kick(key, user, str(player.id), is_admin=admin)
 
         await self._lobby_command(interaction, kick_one)
 
@@ -231,7 +233,7 @@ class Lobby(FeatureCog, LobbyHandler):
         players, and a computer player has no member to pick. Only seats whose number starts
         with what was typed."""
         typed = str(current).strip()
-        out = await self.service.table(self.chat(interaction))
+        out = await self.service.queries.table(self.chat(interaction))
         if out.table is None:
             return []
         choices = []

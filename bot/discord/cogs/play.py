@@ -32,14 +32,14 @@ class Play(FeatureCog, PlayHandler):
     @app_commands.guild_only()
     async def uno(self, interaction: Interaction) -> None:
         """Call one's own UNO or catch whoever forgot: the first the engine receives wins."""
-        await self._move_command(interaction, self.service.uno)
+        await self._move_command(interaction, self.service.play.uno)
 
     @app_commands.command(
         name=command_name("challenge"), description=command_description("challenge")
     )
     @app_commands.guild_only()
     async def challenge(self, interaction: Interaction) -> None:
-        await self._move_command(interaction, self.service.challenge)
+        await self._move_command(interaction, self.service.play.challenge)
 
     async def show_hand(self, interaction: Interaction, game: int) -> None:
         """ "My cards": the hand by DM if the player wants it there, else as an ephemeral kept
@@ -47,7 +47,7 @@ class Play(FeatureCog, PlayHandler):
 
         async def handle(reply: Reply) -> None:
             user = self.user(interaction)
-            out = await reply.run(self.service.hand(user, game_id=game))
+            out = await reply.run(self.service.queries.hand(user, game_id=game))
             lang = out.lang
             hand = out.hands.get(user.id)
             if out.error is not None or hand is None:
@@ -124,7 +124,7 @@ class Play(FeatureCog, PlayHandler):
                 await reply.send(text)
             return
         if hand is None:
-            hand = (await self.service.hand(user, chat_key=out.chat_key)).hands.get(user.id)
+            hand = (await self.service.queries.hand(user, chat_key=out.chat_key)).hands.get(user.id)
         private = self.texts.private_notes(out, user.id, hand.colorblind if hand else False)
         skip: set[str] = set()
         if from_hand:

@@ -32,7 +32,7 @@ class SettingsPanel(FeatureCog, SettingsHandler):
 
     async def panel(self, lang: str, key: str, player: str) -> Message:
         """The settings panel as `player` sees it: "cards by DM" and the turn ping are theirs."""
-        settings = await self.service.settings(key)
+        settings = await self.service.settings.settings(key)
         own = dataclasses.replace(settings, dm_hands=await self.switches.wants_dm(player, settings))
         return self.texts.settings_message(lang, own, ping=await self.switches.wants_ping(player))
 
@@ -45,9 +45,13 @@ class SettingsPanel(FeatureCog, SettingsHandler):
                 # A personal choice: every member decides where their own hand goes and whether
                 # their turn pings them. The flip happens in the service, under a lock, so two
                 # quick presses are two flips.
-                default = setting == DM_HANDS and (await self.service.settings(key)).dm_hands
+                default = (
+                    setting == DM_HANDS and (await self.service.settings.settings(key)).dm_hands
+                )
                 await reply.run(
-                    self.service.toggle_personal(personal_key(user.id), setting, default=default),
+                    self.service.settings.toggle_personal(
+                        personal_key(user.id), setting, default=default
+                    ),
                     update=True,
                 )
                 self.switches.changed(user.id)
@@ -60,9 +64,11 @@ class SettingsPanel(FeatureCog, SettingsHandler):
                 if value not in layout.TOGGLES:
                     raise ValueError(f"unknown switch {value!r}")
                 # Never read-then-set here: the service flips under the chat's lock.
-                work = self.service.toggle_setting(key, user, value, is_admin=admin)
+                work = self.service.settings.toggle_setting(key, user, value, is_admin=admin)
             else:
-                work = self.service.change_setting(key, user, setting, value, is_admin=admin)
+                work = self.service.settings.change_setting(
+                    key, user, setting, value, is_admin=admin
+                )
             out = await reply.run(work, update=True)
             if out.error is None:
                 self.switches.changed()

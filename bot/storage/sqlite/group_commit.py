@@ -22,7 +22,7 @@ appended to one queue, and a writer task turns the queue into transactions:
 * A whole transaction -- ``BEGIN`` to ``COMMIT`` or ``ROLLBACK`` -- is a single item queued to
   the write connection's own thread (:class:`ConnectionThread`), which runs its items in FIFO
   order, so nothing can interleave with a transaction and no :class:`asyncio.Lock` is needed.
-  Reads use another connection (see :mod:`bot.storage.sqlite.adapter`).
+  Reads use another connection (see :mod:`bot.storage.sqlite.base`).
 * **Cancellation.**  A caller cancelled while its request is still queued withdraws it: it is
   never applied.  Once the writer has taken the request into a transaction, cancelling the caller
   no longer withdraws it: the request is committed, atomically, exactly when its transaction

@@ -1,20 +1,20 @@
-"""The outbox and the chats' shared send budget (issue 15).
+"""The outbox: what a commit asks to be delivered, claimed by whoever delivers it.
 
-An outbox entry is written by the commit it belongs to (:func:`append`), claimed by whoever
-delivers it (:func:`claim`), and marked sent (:func:`finish`) or handed back for later
-(:func:`retry`).  A write here is one request of the group commit, so a claim's read and update
-are one transaction: nobody else writes in between, in this process or another (``BEGIN
+An entry is written by the commit it belongs to (`append`), then claimed, and marked sent or
+handed back for later.  A write here is one request of the group commit, so a claim's read and
+update are one transaction: nobody else writes in between, in this process or another (``BEGIN
 IMMEDIATE``).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from bot.storage import codec
-from bot.storage.port import KEEP_SENT, OutboxEntry, SendSlot
+from bot.storage.port import KEEP_SENT, OutboxEntry, OutboxStorage
+from bot.storage.sqlite.base import SqliteBase
 from bot.storage.sqlite.group_commit import Apply
 
 _COLUMNS: Final = "id, chat_key, game_id, version, CAST(payload AS BLOB), created_at, attempts"
@@ -49,7 +49,7 @@ def append(
     return ids
 
 
-def claim(prefix: str, now: float, lease: float, limit: int) -> Apply:
+def _claim(prefix: str, now: float, lease: float, limit: int) -> Apply:
     def apply(conn: sqlite3.Connection) -> list[OutboxEntry]:
         conn.execute("DELETE FROM outbox WHERE sent_at < ?", (now - KEEP_SENT,))
         rows = conn.execute(_CLAIMABLE, {"now": now, "prefix": prefix, "limit": limit}).fetchall()
@@ -61,7 +61,7 @@ def claim(prefix: str, now: float, lease: float, limit: int) -> Apply:
     return apply
 
 
-def extend(entry_ids: Sequence[int], until: float) -> Apply:
+def _extend(entry_ids: Sequence[int], until: float) -> Apply:
     def apply(conn: sqlite3.Connection) -> None:
         conn.executemany(
             "UPDATE outbox SET claimed_until = max(claimed_until, ?)"
@@ -72,7 +72,7 @@ def extend(entry_ids: Sequence[int], until: float) -> Apply:
     return apply
 
 
-def finish(entry_id: int, now: float) -> Apply:
+def _finish(entry_id: int, now: float) -> Apply:
     def apply(conn: sqlite3.Connection) -> None:
         conn.execute(
             "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (now, entry_id)
@@ -81,7 +81,7 @@ def finish(entry_id: int, now: float) -> Apply:
     return apply
 
 
-def retry(entry_id: int, at: float) -> Apply:
+def _retry(entry_id: int, at: float) -> Apply:
     def apply(conn: sqlite3.Connection) -> None:
         conn.execute(
             "UPDATE outbox SET attempts = attempts + 1, claimed_until = ?"
@@ -92,45 +92,25 @@ def retry(entry_id: int, at: float) -> Apply:
     return apply
 
 
-def take_slot(
-    chat_key: str, clock: Callable[[], float], count: int, period: float, flight: float
-) -> Apply:
-    """Record a send in flight unless ``count`` are recorded in the last ``period``: the slot,
-    else the seconds until the oldest send that counts leaves the window (see the port).  The
-    time is read inside the write transaction: no other taker goes between it and the record."""
+class Outbox(SqliteBase, OutboxStorage):
+    """The outbox concern of `SqliteStorage`."""
 
-    def apply(conn: sqlite3.Connection) -> SendSlot | float:
-        now = clock()
-        since = now - period
-        # Only sends older than two periods go: a taker whose clock is behind (another
-        # process's, or a call that queued while a later one went first) still counts its own
-        # window's.
-        conn.execute(
-            "DELETE FROM send_log WHERE chat_key = ? AND at <= ?", (chat_key, since - period)
-        )
-        row: Sequence[float] | None = conn.execute(
-            "SELECT at FROM send_log WHERE chat_key = ? AND at > ?"
-            " ORDER BY at DESC LIMIT 1 OFFSET ?",
-            (chat_key, since, count - 1),
-        ).fetchone()
-        if row is not None:  # (one still in flight lands no earlier than now)
-            return max(min(row[0], now) - since, 1e-3)
-        slot = SendSlot(chat_key, now + flight)
-        conn.execute("INSERT INTO send_log (chat_key, at) VALUES (?, ?)", (chat_key, slot.mark))
-        return slot
+    async def claim_outbox(
+        self, prefix: str, now: float, lease: float, limit: int = 100
+    ) -> list[OutboxEntry]:
+        """Unsent entries of the chats whose key starts with ``prefix`` whose claim ran out,
+        oldest first, each claimed until ``now + lease`` (see :mod:`.outbox`)."""
+        return await self._write(_claim(prefix, now, lease, limit))
 
-    return apply
+    async def extend_outbox(self, entry_ids: Sequence[int], until: float) -> None:
+        known = [i for i in entry_ids if codec.known_id(i)]
+        if known:
+            await self._write(_extend(known, until))
 
+    async def finish_outbox(self, entry_id: int, now: float) -> None:
+        if codec.known_id(entry_id):
+            await self._write(_finish(entry_id, now))
 
-def land_slot(slot: SendSlot, at: float) -> Apply:
-    """The slot's call completed at ``at``: one row of its mark is moved there (rows of one
-    chat and one time are alike)."""
-
-    def apply(conn: sqlite3.Connection) -> None:
-        conn.execute(
-            "UPDATE send_log SET at = ? WHERE rowid = (SELECT rowid FROM send_log"
-            " WHERE chat_key = ? AND at = ? LIMIT 1)",
-            (at, slot.chat_key, slot.mark),
-        )
-
-    return apply
+    async def retry_outbox(self, entry_id: int, at: float) -> None:
+        if codec.known_id(entry_id):
+            await self._write(_retry(entry_id, at))

@@ -6,7 +6,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.chat_settings import ChatSettings
 from bot.telegram.common import chat_key
 from bot.telegram.play_modes import settings_line
@@ -19,19 +19,19 @@ def _reply_to(message: Message) -> int | None:
     return None if message.chat.type == "private" else message.message_id
 
 
-async def rules(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
+async def rules(message: Message, service: Service, ui: TelegramUI, lang: str) -> None:
     if message.chat.type == "private":
         settings = ChatSettings(lang=lang)
     else:
-        settings = await service.settings(chat_key(message.chat.id))
+        settings = await service.settings.settings(chat_key(message.chat.id))
     text = ui.r.rules_text(settings.lang or lang, settings)
     if ui.modes.inline and message.chat.type != "private":
         text += "\n" + settings_line(ui.r, settings.lang or lang, settings)
     ui.say(message.chat.id, text, reply_to=_reply_to(message))
 
 
-async def stats(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
-    rows = await service.leaderboard(chat_key(message.chat.id))
+async def stats(message: Message, service: Service, ui: TelegramUI, lang: str) -> None:
+    rows = await service.statistics.leaderboard(chat_key(message.chat.id))
     ui.say(message.chat.id, ui.r.stats(lang, rows), reply_to=message.message_id)
 
 

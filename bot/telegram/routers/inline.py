@@ -31,7 +31,7 @@ from cachetools import LRUCache
 from bot.presentation import notes, steps
 from bot.presentation.buttons import BACK, PICK, HandKey, parse
 from bot.presentation.i18n import normalize_lang
-from bot.service import Notice, UnoService
+from bot.service import Notice, Service
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import user_of
 from bot.telegram.inline_results import NO_GAME, NOT_IN_GAME, hand_results, no_game, not_in_game
@@ -66,7 +66,7 @@ class InlinePlay:
 
 
 async def inline_query(
-    query: InlineQuery, service: UnoService, ui: TelegramUI, inline: InlinePlay
+    query: InlineQuery, service: Service, ui: TelegramUI, inline: InlinePlay
 ) -> None:
     user = user_of(query.from_user)
     lang = normalize_lang(query.from_user.language_code)
@@ -74,13 +74,13 @@ async def inline_query(
     if match is not None:
         game_id: int | None = int(match[1])
     else:  # "@bot" typed by hand: the player's newest running game
-        games = await service.games_of(user.id)
+        games = await service.queries.games_of(user.id)
         game_id = max(games) if games else None
     results: list[InlineQueryResultUnion] = []
     if game_id is None:
         results.append(no_game(ui.r, lang))
     else:
-        out = await service.hand(user, game_id=game_id)
+        out = await service.queries.hand(user, game_id=game_id)
         view = out.hands.get(user.id)
         if out.error is not None and out.error.key == "error-not-in-game":
             results.append(not_in_game(ui.r, out.lang or lang))
@@ -95,7 +95,7 @@ async def inline_query(
 
 
 async def chosen(
-    result: ChosenInlineResult, bot: Bot, service: UnoService, ui: TelegramUI, inline: InlinePlay
+    result: ChosenInlineResult, bot: Bot, service: Service, ui: TelegramUI, inline: InlinePlay
 ) -> None:
     if result.result_id in (NOT_IN_GAME, NO_GAME):
         return  # an explanation, not a move
@@ -175,7 +175,7 @@ async def inline_press(
     callback: CallbackQuery,
     key: HandKey,
     bot: Bot,
-    service: UnoService,
+    service: Service,
     ui: TelegramUI,
     inline: InlinePlay,
     lang: str,

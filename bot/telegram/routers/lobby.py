@@ -11,7 +11,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.presentation import steps
 from bot.presentation.buttons import LobbyKey, RematchKey
-from bot.service import Outcome, UnoService, User
+from bot.service import Outcome, Service, User
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, user_of
 from bot.telegram.retry import retrying
@@ -34,25 +34,25 @@ def admin_check(
     return lambda: admins.check(bot, chat_id, user_id)
 
 
-async def new_game(message: Message, service: UnoService, ui: TelegramUI) -> None:
+async def new_game(message: Message, service: Service, ui: TelegramUI) -> None:
     assert message.from_user is not None
-    out = await service.new_game(chat_key(message.chat.id), user_of(message.from_user))
+    out = await service.lobby.new_game(chat_key(message.chat.id), user_of(message.from_user))
     if out.ok and out.table is not None:
         await ui.remember_title(out.table.game_id, message.chat.title)
     await answer(message, ui, out, info=False)
 
 
-async def rematch(message: Message, service: UnoService, ui: TelegramUI) -> None:
+async def rematch(message: Message, service: Service, ui: TelegramUI) -> None:
     """A new lobby at the last match's table; like /new, the lobby message is the answer."""
     assert message.from_user is not None
-    out = await service.rematch(chat_key(message.chat.id), user_of(message.from_user))
+    out = await service.lobby.rematch(chat_key(message.chat.id), user_of(message.from_user))
     if out.ok and out.table is not None:
         await ui.remember_title(out.table.game_id, message.chat.title)
     await answer(message, ui, out, info=False)
 
 
 async def rematch_button(
-    callback: CallbackQuery, key: RematchKey, service: UnoService, ui: TelegramUI
+    callback: CallbackQuery, key: RematchKey, service: Service, ui: TelegramUI
 ) -> None:
     """The button under a match's result. A refused press (a lobby is open again, an older
     match's button) only gets its alert; an accepted one takes the button away."""
@@ -61,7 +61,7 @@ async def rematch_button(
         await retrying(lambda: callback.answer())
         return
     user = user_of(callback.from_user)
-    out = await service.rematch(chat_key(message.chat.id), user, game_id=key.game)
+    out = await service.lobby.rematch(chat_key(message.chat.id), user, game_id=key.game)
     if out.ok and out.table is not None:
         await ui.remember_title(out.table.game_id, message.chat.title)
         ui.sender.remove_keyboard(message.chat.id, message.message_id)
@@ -71,38 +71,38 @@ async def rematch_button(
     await retrying(lambda: callback.answer(text, show_alert=out.error is not None))
 
 
-async def join(message: Message, service: UnoService, ui: TelegramUI) -> None:
+async def join(message: Message, service: Service, ui: TelegramUI) -> None:
     assert message.from_user is not None
     await answer(
-        message, ui, await service.join(chat_key(message.chat.id), user_of(message.from_user))
+        message, ui, await service.lobby.join(chat_key(message.chat.id), user_of(message.from_user))
     )
 
 
-async def leave(message: Message, service: UnoService, ui: TelegramUI) -> None:
+async def leave(message: Message, service: Service, ui: TelegramUI) -> None:
     assert message.from_user is not None
     await answer(
-        message, ui, await service.leave(chat_key(message.chat.id), user_of(message.from_user))
+        message,
+        ui,
+        await service.lobby.leave(chat_key(message.chat.id), user_of(message.from_user)),
     )
 
 
-async def add_bot(message: Message, service: UnoService, ui: TelegramUI) -> None:
+async def add_bot(message: Message, service: Service, ui: TelegramUI) -> None:
     assert message.from_user is not None
-    out = await service.add_bot(chat_key(message.chat.id), user_of(message.from_user))
+    out = await service.lobby.add_bot(chat_key(message.chat.id), user_of(message.from_user))
     await answer(message, ui, out)
 
 
-async def _start(
-    bot: Bot, admins: Admins, service: UnoService, chat_id: int, user: User
-) -> Outcome:
+async def _start(bot: Bot, admins: Admins, service: Service, chat_id: int, user: User) -> Outcome:
     return await as_admin_if_needed(
-        lambda admin: service.start_game(chat_key(chat_id), user, is_admin=admin),
+        lambda admin: service.lobby.start_game(chat_key(chat_id), user, is_admin=admin),
         admin_check(bot, admins, chat_id, int(user.id)),
         ("error-not-joined",),
     )
 
 
 async def start(
-    message: Message, bot: Bot, service: UnoService, ui: TelegramUI, admins: Admins
+    message: Message, bot: Bot, service: Service, ui: TelegramUI, admins: Admins
 ) -> None:
     assert message.from_user is not None
     out = await _start(bot, admins, service, message.chat.id, user_of(message.from_user))
@@ -110,12 +110,12 @@ async def start(
 
 
 async def kill(
-    message: Message, bot: Bot, service: UnoService, ui: TelegramUI, admins: Admins
+    message: Message, bot: Bot, service: Service, ui: TelegramUI, admins: Admins
 ) -> None:
     assert message.from_user is not None
     user = user_of(message.from_user)
     out = await as_admin_if_needed(
-        lambda admin: service.kill(chat_key(message.chat.id), user, is_admin=admin),
+        lambda admin: service.lobby.kill(chat_key(message.chat.id), user, is_admin=admin),
         admin_check(bot, admins, message.chat.id, message.from_user.id),
     )
     await answer(message, ui, out)
@@ -125,7 +125,7 @@ async def kick(
     message: Message,
     command: CommandObject,
     bot: Bot,
-    service: UnoService,
+    service: Service,
     ui: TelegramUI,
     admins: Admins,
     lang: str,
@@ -150,8 +150,8 @@ async def kick(
 
     async def kick_one(admin: bool) -> Outcome:
         if isinstance(who, int):
-            return await service.kick_seat(key, user, who, is_admin=admin)
-        return await service.kick(key, user, who, is_admin=admin)
+            return await service.lobby.kick_seat(key, user, who, is_admin=admin)
+        return await service.lobby.kick(key, user, who, is_admin=admin)
 
     out = await as_admin_if_needed(
         kick_one, admin_check(bot, admins, message.chat.id, message.from_user.id)
@@ -163,7 +163,7 @@ async def lobby_button(
     callback: CallbackQuery,
     key: LobbyKey,
     bot: Bot,
-    service: UnoService,
+    service: Service,
     ui: TelegramUI,
     admins: Admins,
     lang: str,
@@ -175,7 +175,7 @@ async def lobby_button(
     chat_id = message.chat.id
     chat = chat_key(chat_id)
     user = user_of(callback.from_user)
-    refusal = await steps.lobby_refusal(service, chat, key.game)
+    refusal = await steps.lobby_refusal(service.queries, chat, key.game)
     if refusal is not None:
         # An older lobby's button, or forged data: nothing of the player's is shown here.
         text = (
@@ -186,11 +186,11 @@ async def lobby_button(
         await retrying(lambda: callback.answer(text, show_alert=True))
         return
     if key.op == "join":
-        out = await service.join(chat, user)
+        out = await service.lobby.join(chat, user)
     elif key.op == "addbot":
-        out = await service.add_bot(chat, user)
+        out = await service.lobby.add_bot(chat, user)
     elif key.level is not None:
-        out = await service.set_bot_level(chat, user, key.level)
+        out = await service.lobby.set_bot_level(chat, user, key.level)
     else:
         out = await _start(bot, admins, service, chat_id, user)
     await ui.publish(out)

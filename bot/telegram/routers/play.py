@@ -8,7 +8,7 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.presentation import steps
 from bot.presentation.buttons import HandKey
-from bot.service import UnoService
+from bot.service import Service
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import chat_key, user_of
 from bot.telegram.retry import retrying
@@ -18,21 +18,21 @@ from bot.telegram.ui import TelegramUI
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 
-async def uno(message: Message, service: UnoService, ui: TelegramUI) -> None:
+async def uno(message: Message, service: Service, ui: TelegramUI) -> None:
     """Call one's own UNO or catch whoever forgot: the first the engine receives wins."""
     assert message.from_user is not None
-    out = await service.uno(chat_key(message.chat.id), user_of(message.from_user))
+    out = await service.play.uno(chat_key(message.chat.id), user_of(message.from_user))
     await answer(message, ui, out, info=False)
 
 
-async def challenge(message: Message, service: UnoService, ui: TelegramUI) -> None:
+async def challenge(message: Message, service: Service, ui: TelegramUI) -> None:
     assert message.from_user is not None
-    out = await service.challenge(chat_key(message.chat.id), user_of(message.from_user))
+    out = await service.play.challenge(chat_key(message.chat.id), user_of(message.from_user))
     await answer(message, ui, out, info=False)
 
 
 async def hand_button(
-    callback: CallbackQuery, key: HandKey, service: UnoService, ui: TelegramUI, lang: str
+    callback: CallbackQuery, key: HandKey, service: Service, ui: TelegramUI, lang: str
 ) -> None:
     """A press on a hand's button (see `bot.presentation.steps.press`): a move, or a step of the
     hand's own menu; refused with a fresh keyboard unless it is current."""

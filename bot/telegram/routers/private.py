@@ -15,7 +15,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.service import Notice, UnoService
+from bot.service import Notice, Service
 from bot.telegram.common import chat_key, user_of
 from bot.telegram.pictures import PICTURES
 from bot.telegram.retry import retrying
@@ -39,13 +39,13 @@ GROUP_ONLY = (
 
 
 async def start(
-    message: Message, command: CommandObject, service: UnoService, ui: TelegramUI, lang: str
+    message: Message, command: CommandObject, service: Service, ui: TelegramUI, lang: str
 ) -> None:
     assert message.from_user is not None
     user = user_of(message.from_user)
     match = DEEP_LINK.fullmatch((command.args or "").strip())
     if match is not None:
-        out = await service.hand(user, game_id=int(match[1]))
+        out = await service.queries.hand(user, game_id=int(match[1]))
         view = out.hands.get(user.id)
         if view is None:
             ui.say(message.chat.id, ui.notice(out.lang, out.error or Notice("error-no-game")))
@@ -55,19 +55,21 @@ async def start(
             return
         await ui.show_hand(view, out.names, fresh=True)
         return
-    games = await service.games_of(user.id)
+    games = await service.queries.games_of(user.id)
     ui.say(message.chat.id, ui.r.t(lang, "tg-welcome-back" if games else "tg-welcome"))
     for game_id in games:
-        out = await service.hand(user, game_id=game_id)
+        out = await service.queries.hand(user, game_id=game_id)
         view = out.hands.get(user.id)
         if view is not None and ui.modes.private_hands(await ui.modes.of(view.chat_key)):
             await ui.show_hand(view, out.names, fresh=True)
 
 
-async def notify(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
+async def notify(message: Message, service: Service, ui: TelegramUI, lang: str) -> None:
     """A person's own switch: a new message when their turn begins (on until turned off)."""
     assert message.from_user is not None
-    on = await service.toggle_personal(chat_key(message.from_user.id), TURN_PING, default=True)
+    on = await service.settings.toggle_personal(
+        chat_key(message.from_user.id), TURN_PING, default=True
+    )
     ui.say(message.chat.id, ui.r.t(lang, "tg-notify-on" if on else "tg-notify-off"))
 
 
@@ -75,12 +77,14 @@ async def notify_in_group(message: Message, ui: TelegramUI, lang: str) -> None:
     ui.say(message.chat.id, ui.r.t(lang, "tg-notify-private"), reply_to=message.message_id)
 
 
-async def pictures(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
+async def pictures(message: Message, service: Service, ui: TelegramUI, lang: str) -> None:
     """A person's own switch: their hand as a picture from `ui.picture_from` cards (on until
     turned off). Off, the hand is text from its next update on; on again, from its next new
     message or its next update with enough cards."""
     assert message.from_user is not None
-    on = await service.toggle_personal(chat_key(message.from_user.id), PICTURES, default=True)
+    on = await service.settings.toggle_personal(
+        chat_key(message.from_user.id), PICTURES, default=True
+    )
     text = ui.r.t(lang, "tg-pictures-on", count=ui.picture_from) if on else None
     ui.say(message.chat.id, text or ui.r.t(lang, "tg-pictures-off"))
 
@@ -94,7 +98,7 @@ async def group_only(message: Message, ui: TelegramUI, lang: str) -> None:
 
 
 async def unknown_button(
-    callback: CallbackQuery, service: UnoService, ui: TelegramUI, lang: str
+    callback: CallbackQuery, service: Service, ui: TelegramUI, lang: str
 ) -> None:
     """Data that does not parse: a short alert, and in the private chat the player's hands as
     they are now."""
@@ -106,8 +110,8 @@ async def unknown_button(
     user = user_of(callback.from_user)
     if message is not None:
         current: set[int | None] = set()
-        for game_id in await service.games_of(user.id):
-            out = await service.hand(user, game_id=game_id)
+        for game_id in await service.queries.games_of(user.id):
+            out = await service.queries.hand(user, game_id=game_id)
             view = out.hands.get(user.id)
             if view is not None:
                 await ui.show_hand(view, out.names)

@@ -15,7 +15,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.presentation.buttons import SettingKey
-from bot.service import UnoService
+from bot.service import Service
 from bot.service.chat_settings import ChatSettings
 from bot.telegram.callbacks import Pressed
 from bot.telegram.common import Admins, as_admin_if_needed, chat_key, user_of
@@ -30,8 +30,8 @@ IN_GROUP = F.message.chat.type.in_({"group", "supergroup"})
 SETTINGS_DATA = F.data.startswith("s:")
 
 
-async def show_settings(message: Message, service: UnoService, ui: TelegramUI, lang: str) -> None:
-    settings = await service.settings(chat_key(message.chat.id))
+async def show_settings(message: Message, service: Service, ui: TelegramUI, lang: str) -> None:
+    settings = await service.settings.settings(chat_key(message.chat.id))
     lang = settings.lang or lang
     ui.say(message.chat.id, _text(ui, lang, settings), _keyboard(ui, lang, settings))
 
@@ -54,7 +54,7 @@ async def change(
     callback: CallbackQuery,
     key: SettingKey,
     bot: Bot,
-    service: UnoService,
+    service: Service,
     ui: TelegramUI,
     admins: Admins,
     lang: str,
@@ -66,14 +66,16 @@ async def change(
     chat = chat_key(message.chat.id)
     user = user_of(callback.from_user)
     out = await as_admin_if_needed(
-        lambda admin: service.change_setting(chat, user, key.setting, key.value, is_admin=admin),
+        lambda admin: service.settings.change_setting(
+            chat, user, key.setting, key.value, is_admin=admin
+        ),
         lambda: admins.check(bot, message.chat.id, callback.from_user.id),
     )
     if out.error is not None:
         text = ui.notice(out.lang, out.error)
         await retrying(lambda: callback.answer(text, show_alert=True))
         return
-    settings = await service.settings(chat)
+    settings = await service.settings.settings(chat)
     lang = settings.lang or out.lang
     ui.edit(
         message.chat.id,
