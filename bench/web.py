@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from aiohttp import ClientSession, WSMsgType, web
+from aiohttp import ClientSession, TCPConnector, WSMsgType, web
 
 from bot.presentation.i18n import get_i18n
 from bot.presentation.render import Renderer
@@ -38,8 +38,10 @@ SEATS = 10
 
 
 def draw_or_pass(game: Game, player: str) -> Action:
-    """A move that is always there: draw, or pass after drawing a playable card."""
-    return A.DRAW if A.DRAW in game.legal_actions(player) else A.PASS
+    """A move that leaves the hands as they are where it can: draw, or pass after drawing a
+    playable card; else what the game asks first (a color for a wild turned up at the deal)."""
+    legal = game.legal_actions(player)
+    return next((a for a in (A.DRAW, A.PASS) if a in legal), legal[0])
 
 
 def rss() -> int:
@@ -81,7 +83,9 @@ async def run(pages: int, moves: int, folder: Path) -> dict[str, float]:
         assert out.table is not None
         games.append((chat, out.table.game_id, people))
         seats += [(out.table.game_id, auth.add_local(p)) for p in watched]
-    session = ClientSession()
+    # Unlimited: a client session holds at most 100 connections by default, and each open
+    # page keeps one, so the 101st page would wait for ever to connect.
+    session = ClientSession(connector=TCPConnector(limit=0))
     latencies: list[float] = []
     waiting: dict[tuple[int, int], int] = {}
     done = asyncio.Event()

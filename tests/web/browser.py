@@ -101,7 +101,7 @@ async def press(page: Page, selector: str) -> None:
 # What a player presses next, in this order: a second step's option, a playable card, UNO or
 # catch, any other move (draw, pass, accept, challenge). None: nothing to press now.
 NEXT = """() => {
-  for (const s of ['#step-options button:not(.back)', '#hand .card.playable',
+  for (const s of ['#step:not([hidden]) #step-options button:not(.back)', '#hand .card.playable',
                    '#actions button[data-key$=":uno"]', '#actions button[data-key$=":catch"]',
                    '#actions button']) {
     const found = document.querySelector(s);
@@ -112,43 +112,55 @@ NEXT = """() => {
 
 
 async def play_to_the_end(page: Page, *, name: str = "page", most: int = 2000) -> int:
-    """Press what there is to press until the match is over; the number of presses."""
+    """Press what there is to press until the match is over; the number of presses.
+
+    After each press the page is waited on until it drew a new state (every press is answered
+    by one: the move's, the second step's, or the current state after a refusal), so the next
+    look never sees the state the press was made on; a notice alone is not that answer."""
     presses = 0
     while presses < most:
         try:
             await page.wait_for_function(
-                f"() => document.body.dataset.status === 'finished' || ({NEXT})() !== null",
+                f"() => document.body.dataset.status === 'finished'"
+                f" || document.body.classList.contains('closed') || ({NEXT})() !== null",
                 polling=POLL,
             )
         except Exception:
             await screenshot(page, f"stuck-{name}")  # what it showed when it had nothing to do
-            told = await page.evaluate(
-                "[document.body.className, document.getElementById('notice').textContent,"
-                " document.body.dataset.version, document.getElementById('turn').textContent]"
-            )
-            raise AssertionError(f"{name}: nothing to press; page {told}") from None
+            raise AssertionError(f"{name}: nothing to press; page {await told(page)}") from None
+        if await page.evaluate("document.body.classList.contains('closed')"):
+            raise AssertionError(f"{name}: the server closed the page: {await told(page)}")
         if await page.evaluate("document.body.dataset.status") == "finished":
             return presses
         selector = await page.evaluate(f"({NEXT})()")
         if selector is None:
             continue
-        seen = await frames(page)
+        target = await page.query_selector(selector)
+        if target is None:
+            continue
         try:
-            await page.locator(selector).first.click(timeout=2000)
+            await target.click(timeout=2000)
         except Exception:  # the button went away as a new state arrived: look again
             continue
         presses += 1
-        try:
+        try:  # a state frame draws the hand anew and hides a closed step: the button goes
             await page.wait_for_function(
-                "n => Number(document.body.dataset.frames || 0) > n"
-                " || document.body.dataset.status === 'finished'",
-                arg=seen,
-                polling=POLL,
+                "b => !b.isConnected || b.closest('[hidden]') !== null", arg=target, polling=POLL
             )
         except Exception:
             await screenshot(page, f"unanswered-{name}")
             raise AssertionError(f"{name}: no answer to a press of {selector}") from None
     raise AssertionError(f"the match did not end in {most} presses")
+
+
+async def told(page: Page) -> list[str]:
+    """What a page shows of itself: its classes, its notice, its version and whose turn."""
+    return list(
+        await page.evaluate(
+            "[document.body.className, document.getElementById('notice').textContent,"
+            " document.body.dataset.version, document.getElementById('turn').textContent]"
+        )
+    )
 
 
 async def screenshot(page: Page, name: str) -> Path:

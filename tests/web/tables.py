@@ -87,11 +87,13 @@ class Rig:
 
 @contextlib.asynccontextmanager
 async def rig(
-    tmp_path: Path, *, bot_delay: float = 0.0, timers: bool = False
+    tmp_path: Path, *, bot_delay: float = 0.0, timers: bool = False, seed: int | None = None
 ) -> AsyncIterator[Rig]:
-    """The web app over a fresh SQLite service; `timers`: computer players move by themselves."""
+    """The web app over a fresh SQLite service; `timers`: computer players move by themselves;
+    `seed`: every deal shuffled alike."""
     storage = await Storage.open(tmp_path / "uno.sqlite3")
-    service = Service(storage, bot_delay=bot_delay, lobby_idle=None)
+    seeded = {} if seed is None else {"seed": lambda: seed}
+    service = Service(storage, bot_delay=bot_delay, lobby_idle=None, **seeded)
     await service.start()
     auth = Auth(token=TOKEN, max_age=3600)
     app = make_app(service, Renderer(get_i18n()), auth)
