@@ -8,7 +8,6 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 from aiohttp.test_utils import TestServer
 from playwright.async_api import Page, expect
 
@@ -36,7 +35,10 @@ async def bot_and_web(tmp_path: Path) -> AsyncIterator[tuple[Harness, str]]:
     async with FakeBotAPI() as api:
         h = Harness(api, tmp_path / "uno.sqlite3", players=2, bot_delay=0)
         await h.start()
-        server = TestServer(make_app(h.svc, h.r, Auth(token=api.token, max_age=3600)))
+        assert h.app is not None
+        auth = Auth(token=api.token, max_age=3600)
+        # The page's moves handed to the Telegram bot, as `bot.__main__` wires them.
+        server = TestServer(make_app(h.svc, h.r, auth, publish=h.app.publish))
         await server.start_server()
         try:
             yield h, str(server.make_url("/"))
@@ -73,13 +75,6 @@ async def anna_to_play(tmp_path: Path) -> AsyncIterator[tuple[Harness, Page, int
         yield h, page, start
 
 
-# Not yet: a move from the page writes the chat's outbox entry claimed by this process for the
-# outbox lease, and the Telegram adapter delivers only the outcomes it published itself, so the
-# group and the DM follow only when the lease runs out (60 s). The web adapter must hand its
-# moves' outcomes to the chat's adapter (issue 29: "serving beside the chats").
-@pytest.mark.xfail(
-    strict=True, reason="a page's move reaches the chats only after the outbox lease"
-)
 async def test_a_move_on_the_page_shows_in_the_group_table_and_the_dm_hand(tmp_path: Path) -> None:
     async with anna_to_play(tmp_path) as (h, page, start):
         anna, boris = h.users
