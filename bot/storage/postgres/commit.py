@@ -16,8 +16,8 @@ from typing import Any, Final
 import asyncpg
 
 from bot.storage import codec
-from bot.storage.postgres import listen
 from bot.storage.port import GameExists, GameNotFound, VersionConflict
+from bot.storage.postgres import listen
 
 ONE_ACTIVE: Final = "games_one_active_per_chat"
 
