@@ -9,7 +9,8 @@ its inline results are text (`StickerBook.ready`), and they are stickers from th
 A failure (Telegram down, a refused call) does not give up: the language is tried again after
 a growing pause (`tenacity`: from `first_wait` seconds, doubling, at most `MAX_WAIT`), and it is
 logged once, when it first fails, and once more when it succeeds. A restart with every set up
-to date costs one `getStickerSet` per language.
+to date costs one `getStickerSet` per language. A language's 111 pictures are drawn on a thread
+(seconds of CPU, half a minute on busy cores): on the event loop they would stop the bot.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from aiogram import Bot
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, wait_exponential
 
 from bot.presentation.i18n import LANGS, I18n
-from bot.telegram.stickers import ManifestStore, StickerBook, load, sync
+from bot.telegram.stickers import ManifestStore, StickerBook, load, pictures, sync
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ class StickerSync:
         self, bot: Bot, store: ManifestStore, i18n: I18n, owner: int | None, username: str
     ) -> None:
         for lang in LANGS:
+            await asyncio.to_thread(pictures, lang)  # drawn once (cached), off the event loop
             retrying = AsyncRetrying(
                 wait=wait_exponential(multiplier=self.first_wait, max=MAX_WAIT),
                 retry=retry_if_exception_type(Exception),

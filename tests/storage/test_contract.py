@@ -263,9 +263,15 @@ async def test_cancelled_commit_is_all_or_nothing(storage: StoragePort, yields: 
     )  # fmt: skip
     for _ in range(yields):
         await asyncio.sleep(0)
+    # The writer's thread runs beside these turns of the loop: on busy cores it may have
+    # committed before the cancel, which then comes too late and the caller gets its record.
+    finished = task.done()
     task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
+    if finished:
+        assert (await task).version == 2
+    else:
+        with pytest.raises(asyncio.CancelledError):
+            await task
     now = await storage.get_game(g.id)
     assert now is not None
     log = await storage.log(g.id)

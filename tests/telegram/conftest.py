@@ -162,15 +162,19 @@ class Harness:
         self.inflight = InFlight()
         self.app.dp.update.outer_middleware(self.inflight)
         self._polling = asyncio.create_task(self.app.run_polling(polling_timeout=5))
-        for _ in range(500):
-            if self.api.waiting_polls:
-                if self.wait_stickers:
-                    await asyncio.wait_for(self.app.sticker_sync.wait(), SETTLE_TIMEOUT)
-                return
-            if self._polling.done():
-                self._polling.result()
-            await asyncio.sleep(0.005)
-        raise TimeoutError("the bot did not start polling")
+        # Listening once a getUpdates is parked in the fake (it tells of every call); a bot
+        # that stops instead fails at once, with its own error.
+        listening = asyncio.ensure_future(
+            self.api.wait_until(lambda: self.api.waiting_polls > 0, SETTLE_TIMEOUT)
+        )
+        await asyncio.wait([listening, self._polling], return_when=asyncio.FIRST_COMPLETED)
+        if not listening.done():
+            listening.cancel()
+            self._polling.result()
+            raise RuntimeError("the bot stopped before it polled")
+        listening.result()
+        if self.wait_stickers:
+            await asyncio.wait_for(self.app.sticker_sync.wait(), SETTLE_TIMEOUT)
 
     async def stop(self) -> None:
         if self.app is not None:

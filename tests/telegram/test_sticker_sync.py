@@ -1,16 +1,24 @@
 """The sticker sets are made in the background: the bot answers from its first second (inline
 results as text), and its results turn into stickers once the sets are ready; a failure is
-retried, and logged once."""
+retried, and logged once. The pictures are drawn off the event loop, which they would stop."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from PIL import Image
 
-from bot.telegram.stickers import set_name
+from bot.telegram import sticker_sync, stickers
+from bot.telegram.sticker_sync import StickerSync
+from bot.telegram.stickers import StickerBook, set_name
+from core.cards import Card
 from core.game import Game
 from core.rules import Rules
 from tests.telegram.conftest import SETTLE_TIMEOUT, Harness
@@ -28,6 +36,24 @@ def kinds(h: Harness, query: str) -> set[str]:
 
 
 CARD_ACTS = ("play", "pick", "hold")
+
+
+@pytest.fixture(autouse=True)
+def stand_in_pictures(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """These tests are about the sync, not the art: a plain picture per sticker instead of the
+    222 drawn ones (15 s of CPU, minutes on busy cores, beside a bound for a hung bot)."""
+
+    def png(card: Card | None = None, dimmed: bool = False, lang: str = "") -> bytes:
+        shade = (hash((card, dimmed, lang)) & 0xFF,) * 3
+        out = io.BytesIO()
+        Image.new("RGB", (360, 512), shade).save(out, "PNG")
+        return out.getvalue()
+
+    monkeypatch.setattr(stickers, "sticker_png", png)
+    monkeypatch.setattr(stickers, "back_png", png)
+    stickers.pictures.cache_clear()
+    yield
+    stickers.pictures.cache_clear()  # the drawn ones again for every other test
 
 
 async def a_game(h: Harness) -> None:
@@ -108,3 +134,22 @@ async def test_a_failed_sync_is_retried_and_logged_once(
         assert kinds(h, query) == {"sticker"}
     finally:
         await h.stop()
+
+
+async def test_a_language_is_drawn_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A language's pictures take seconds of CPU (half a minute on busy cores): drawn on the
+    event loop, they held up the bot's start and every answer until they were done."""
+    drawn_on: list[int] = []
+
+    def pictures(lang: str) -> None:
+        drawn_on.append(threading.get_ident())
+        raise LookupError(lang)  # nothing more to see
+
+    monkeypatch.setattr(sticker_sync, "pictures", pictures)
+    sync = StickerSync(StickerBook())
+    unused: Any = None
+    sync.start(unused, unused, unused, owner=None, username="uno_test_bot")
+    assert sync.task is not None
+    with pytest.raises(LookupError):
+        await sync.task
+    assert drawn_on and threading.get_ident() not in drawn_on
