@@ -77,6 +77,7 @@ def test_each_worker_reaches_the_database_and_serves_the_webhook(
     assert settings.webhook_host == "0.0.0.0"
     upstreams = re.findall(r"server (\w+):(\d+)", (ROOT / "deploy/nginx.conf").read_text())
     assert (name, str(settings.webhook_port)) in upstreams
+    assert settings.web_host == "0.0.0.0" and (name, str(settings.web_port)) in upstreams
     assert settings.discord_shard_count == len(WORKERS)
 
 
@@ -88,7 +89,9 @@ def test_the_workers_split_the_discord_shards() -> None:
 def test_the_proxy_forwards_its_published_port_to_every_worker() -> None:
     conf = (ROOT / "deploy/nginx.conf").read_text()
     upstreams = re.findall(r"server (\w+):(\d+)", conf)
-    assert sorted(host for host, _ in upstreams) == sorted(WORKERS)
+    for port in ("8080", "8081"):  # the webhook and the web table, each on every worker
+        assert sorted(host for host, p in upstreams if p == port) == sorted(WORKERS)
+    assert {port for _, port in upstreams} == {"8080", "8081"}
     listen = re.search(r"listen (\d+);", conf)
     assert listen is not None
     proxy = compose()["services"]["proxy"]

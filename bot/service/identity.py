@@ -20,6 +20,8 @@ from typing import Final
 from bot.service import chat_keys
 from bot.service.views import is_bot
 
+STRANGER: Final = "error-stale"  # a user no platform can send: answered as a stale button
+
 ID_LIMITS: Final = {chat_keys.TELEGRAM: 2**52, chat_keys.DISCORD: 2**64}
 """A platform's user ids are 0 < id < its limit (Telegram: 52 bits; Discord: 64-bit snowflakes)."""
 
@@ -44,6 +46,16 @@ def is_key(text: str) -> bool:
 def is_person(user_id: str) -> bool:
     """Whether `user_id` can be a person's: a key, and not a computer player's."""
     return is_key(user_id) and not is_bot(user_id)
+
+
+def refusal(chat_key: str, user_id: str | None) -> str | None:
+    """Why a use case is refused before it starts (a notice key): a chat key that names no
+    chat, or a user id that names no person."""
+    if not is_key(chat_key):
+        return "error-no-game"
+    if user_id is not None and not is_person(user_id):
+        return STRANGER
+    return None
 
 
 def person_id(platform: str, number: int) -> str:

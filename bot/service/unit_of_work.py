@@ -20,8 +20,9 @@ from bot.service.alarms import Alarms
 from bot.service.changes import Changes
 from bot.service.chat_settings import ChatSettings
 from bot.service.deadlines import next_turn
+from bot.service.engines import Engines
 from bot.service.gate import Busy, Gate
-from bot.service.identity import is_key, is_person
+from bot.service.identity import STRANGER, is_person, refusal
 from bot.service.ids import valid_game_id
 from bot.service.match import Lobby, Match, TableState, meta_to_dict
 from bot.service.outbox_entry import payload
@@ -31,14 +32,12 @@ from bot.service.statistics import match_record
 from bot.service.views import is_bot
 from bot.storage import GameRecord, GameStorage, LogEntry, StorageError, VersionConflict
 from core.events import Event, GameEnded
-from core.game import Game
 
 logger = logging.getLogger("bot.service")
 
 BROKEN = Notice("notice-game-broken")
 PATIENCE = 3.0  # seconds a command waits for its turn before it is answered as busy
 BUSY = Notice("error-busy", {"seconds": 5})  # ... and when to try again
-STRANGER = "error-stale"  # a user no platform can send: answered as a stale button
 
 
 class UnitOfWork:
@@ -83,8 +82,7 @@ class UnitOfWork:
         self.changes = Changes()  # every commit of a game, for views pushed live (the web table)
         # A lock exists while someone holds or awaits it: an idle chat's lock is dropped.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-        # game id -> (version, engine) of running games only: a game that ends leaves it.
-        self._games: dict[int, tuple[int, Game]] = {}
+        self.engines = Engines()  # the running games' engines, kept between their moves
         # Every use case waits its turn here, by due time; a command at most `patience` s.
         self.gate = gate or Gate()
         self.patience = patience
@@ -99,7 +97,7 @@ class UnitOfWork:
     @property
     def in_memory(self) -> tuple[int, int]:
         """(engines cached, locks alive): both drop to zero when nothing runs."""
-        return len(self._games), len(self._locks)
+        return len(self.engines), len(self._locks)
 
     @asynccontextmanager
     async def open(self, chat_key: str, hint: str | None = None) -> AsyncIterator[Work]:
@@ -123,7 +121,7 @@ class UnitOfWork:
     ) -> Outcome:
         """Run a command's use case of `user`; every failure becomes an answer for them. A chat
         key or a user id that cannot name one (`bot.service.identity`) is refused first."""
-        refused = _refusal(chat_key, user)
+        refused = refusal(chat_key, None if user is None else user.id)
         if refused is not None:
             return Outcome(chat_key, lang_of(hint), error=Notice(refused))
         try:
@@ -214,44 +212,8 @@ class UnitOfWork:
             out.outbox = work.entries
         return out
 
-    def match_of(self, rec: GameRecord, *, take: bool) -> Match:
-        """The typed match of a stored row; raises if it cannot be loaded (see `Work.active`).
-
-        A use case that will change the engine `take`s it out of the cache, so that nobody
-        else sees a move that is applied but not yet committed; the commit puts it back.
-        """
-        game = None
-        if rec.state is not None:
-            cached = self._games.get(rec.id)
-            if cached is not None and cached[0] == rec.version:
-                game = cached[1]
-                if take:
-                    del self._games[rec.id]
-            else:
-                game = Game.from_dict(rec.state)
-        return Match.from_record(rec, game)
-
-    def cache(self, match: Match) -> None:
-        if match.game is not None and match.status == "running":
-            self._games[match.id] = (match.version, match.game)
-        else:
-            self._games.pop(match.id, None)
-
-    def uncache(self, game_id: int) -> None:
-        self._games.pop(game_id, None)
-
     def lobby_deadline(self) -> float | None:
         return None if self.lobby_idle is None else self.clock() + self.lobby_idle
-
-
-def _refusal(chat_key: str, user: User | None) -> str | None:
-    """Why a use case is refused before it starts: a chat key that names no chat, or a user
-    whose id names no person (none the platform gives, or one that cannot be stored)."""
-    if not is_key(chat_key):
-        return "error-no-game"
-    if user is not None and not is_person(user.id):
-        return STRANGER
-    return None
 
 
 def _lang(work: Work | None, hint: str | None) -> str:
@@ -305,7 +267,7 @@ class Work:
             await self._set_aside(rec, "its stored state is not JSON")
             return None
         try:
-            match = self.uow.match_of(rec, take=take)
+            match = self.uow.engines.match_of(rec, take=take)
         except Exception as exc:  # the engine or the meta reader refused the stored state
             await self._set_aside(rec, f"{type(exc).__name__}: {exc}")
             return None
@@ -328,7 +290,7 @@ class Work:
         if rec is None or rec.corrupt:
             return None
         try:
-            return self.uow.match_of(rec, take=False)
+            return self.uow.engines.match_of(rec, take=False)
         except Exception:
             return None
 
@@ -340,7 +302,7 @@ class Work:
             why,
         )
         await self.uow.storage.mark_broken(rec.id)
-        self.uow.uncache(rec.id)
+        self.uow.engines.drop(rec.id)
         self.uow.alarms.arm(rec.chat_key, None)
         self.notices.append(BROKEN)
 
@@ -490,13 +452,13 @@ class Work:
                 claim=claim,
             )
         except BaseException:
-            self.uow.uncache(match.id)
+            self.uow.engines.drop(match.id)
             self._taken = None
             raise
         match.version, match.status = new.version, new.status
         match.deadline, match.updated_at = new.deadline, new.updated_at
         self._entries(match.id, new.outbox)
-        self.uow.cache(match)
+        self.uow.engines.keep(match)
         self._taken = None
         self.uow.alarms.arm(self.chat_key, deadline)
         self.uow.changes.publish(match.id, match.version)
@@ -523,11 +485,11 @@ class Work:
     def release(self) -> None:
         """Nothing was committed and nothing failed: the engine taken is unchanged, keep it."""
         if self._taken is not None:
-            self.uow.cache(self._taken)
+            self.uow.engines.keep(self._taken)
             self._taken = None
 
     def forget(self) -> None:
         """Something failed while the engine was out: it may hold an uncommitted move."""
         if self._taken is not None:
-            self.uow.uncache(self._taken.id)
+            self.uow.engines.drop(self._taken.id)
             self._taken = None

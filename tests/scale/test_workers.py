@@ -186,7 +186,7 @@ async def check(api: FakeBotAPI, tables: list[Table], url: str) -> None:
                     assert acked <= stored <= len(presses), (game, user.id, acked, stored)
                 # The final table reached the group: the table message comes to show the stored
                 # end (its last edit may still wait for the group's budget).
-                match = service.uow.match_of(rec, take=False)
+                match = service.uow.engines.match_of(rec, take=False)
                 final = renderer.table(projection.table_view(match, SETTINGS), match.names)
                 try:
                     # (A table first sent by the outbox, its dealer killed, may be on its way.)
