@@ -117,3 +117,22 @@ async def test_expire_renews_every_session(postgres_url: str) -> None:
         assert await pool.run(_pid) not in (idle, busy)
     finally:
         await pool.close()
+
+
+async def test_a_caller_that_stops_waiting_is_forgotten(postgres_url: str) -> None:
+    pool = await _open(postgres_url, 1)
+    release = asyncio.Event()
+
+    async def hold(conn: asyncpg.Connection) -> None:
+        await release.wait()
+
+    holder = asyncio.create_task(pool.run(hold))
+    waiter = asyncio.create_task(pool.run(_pid))
+    await asyncio.sleep(0)  # one turn of the loop: the waiter has asked for the connection
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    release.set()
+    await holder
+    async with asyncio.timeout(10):  # (a safeguard: close must not wait for the gone caller)
+        await pool.close()
