@@ -179,7 +179,7 @@ class PostgresBackend:
             db = await raw.fetchval("SELECT current_database()")
             change = f"RESET {name}" if value is None else f"SET {name} = {value}"
             await raw.execute(f"ALTER DATABASE {db} {change}")
-        await storage._pool.expire_connections()
+        storage._pool.expire()
 
     @asynccontextmanager
     async def fault(self, storage: StoragePort, kind: str) -> AsyncIterator[None]:

@@ -215,8 +215,11 @@ async def test_a_move_costs_two_round_trips_the_load_and_the_commit(postgres_url
     storage = await PostgresStorage.open(postgres_url, min_size=1, max_size=1)
     sent: list[str] = []
     try:
-        async with storage._pool.acquire() as conn:  # the pool's only connection
-            conn._con.add_query_logger(lambda query: sent.append(query.query))
+
+        async def log(conn: asyncpg.Connection) -> None:  # the pool's only connection
+            conn.add_query_logger(lambda query: sent.append(query.query))
+
+        await storage._pool.run(log)
         game = await storage.create_game(CHAT, {})
         for version in range(3):
             sent.clear()

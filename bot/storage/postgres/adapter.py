@@ -23,7 +23,8 @@ import asyncpg
 
 from bot.storage.port import StoragePort
 from bot.storage.postgres import listen
-from bot.storage.postgres.base import FAILURES, backend_failure, keep_session
+from bot.storage.postgres.base import FAILURES, backend_failure
+from bot.storage.postgres.connections import Connections
 from bot.storage.postgres.deadlines import Deadlines
 from bot.storage.postgres.games import Games
 from bot.storage.postgres.migrate import migrate
@@ -55,23 +56,23 @@ class PostgresStorage(
         ``lock_timeout`` is how long, in seconds, a statement waits for another connection's
         lock before the call fails; it is generous because failing means refusing a player's
         move.  None keeps the server's own setting (for the database or role).  ``min_size``
-        and ``max_size`` bound the connection pool: at most ``max_size`` transactions of this
-        process run at once, the others wait for a connection.  Raises :class:`StorageError`
-        if the database cannot be reached, :class:`SchemaTooNew` if newer code migrated it.
+        and ``max_size`` bound its connections (`.connections`): at most ``max_size``
+        transactions of this process run at once, the others wait for a connection.  Raises
+        :class:`StorageError` if the database cannot be reached, :class:`SchemaTooNew` if newer
+        code migrated it.
         """
         settings = {"application_name": "uno-bot"}
         if lock_timeout is not None:
             settings["lock_timeout"] = str(max(1, round(lock_timeout * 1000)))
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, server_settings=settings,
-                reset=keep_session,
+            pool = await Connections.open(
+                lambda: asyncpg.connect(url, server_settings=settings),
+                min_size=min_size, max_size=max_size,
             )  # fmt: skip
         except FAILURES as exc:
             raise backend_failure(exc) from exc
         try:
-            async with pool.acquire() as conn:
-                await migrate(conn)
+            await pool.run(migrate)
             presence = await Presence.open(url)
         except BaseException as exc:
             await pool.close()

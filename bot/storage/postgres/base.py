@@ -15,6 +15,7 @@ import asyncpg
 
 from bot.storage import codec
 from bot.storage.port import GameRecord, StorageError
+from bot.storage.postgres.connections import Connections
 from bot.storage.postgres.presence import Presence
 
 _T = TypeVar("_T")
@@ -25,15 +26,6 @@ GAME: Final = "id, chat_key, status, version, state, meta, deadline, created_at,
 """A game row's columns, in the order `codec.game_record` reads them."""
 
 FAILURES: Final = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
-
-
-async def keep_session(conn: asyncpg.Connection) -> None:
-    """What the pool does to a connection handed back, beyond rolling back an open
-    transaction: nothing. Its default (RESET ALL, CLOSE ALL, UNLISTEN *, and unlocking every
-    advisory lock) costs a round trip per use, and the storage leaves none of those behind:
-    its settings are the connection's own from the start, its advisory locks end with their
-    transaction, it opens no cursor, and the one connection that listens (`listen.follow`)
-    stops listening before it goes back."""
 
 
 def backend_failure(exc: BaseException) -> BaseException:
@@ -57,14 +49,24 @@ def backend_failure(exc: BaseException) -> BaseException:
     return error
 
 
+async def _in_transaction(conn: asyncpg.Connection, work: Work[_T]) -> _T:
+    async with conn.transaction():
+        return await work(conn)
+
+
 class PostgresBase:
-    """The pool, the clock and this process's presence, shared by the adapter's concerns."""
+    """The connections, the clock and this process's presence, shared by the adapter's
+    concerns."""
 
     def __init__(
-        self, pool: asyncpg.Pool, clock: Callable[[], float], presence: Presence | None = None
+        self, pool: Connections, clock: Callable[[], float], presence: Presence | None = None
     ) -> None:
-        """Use ``PostgresStorage.open``; this only wires a pool over a migrated database (and
-        the session that tells the others this process lives, `bot.storage.postgres.presence`)."""
+        """Use ``PostgresStorage.open``; this only wires connections to a migrated database (and
+        the session that tells the others this process lives, `bot.storage.postgres.presence`).
+        Nothing is reset when a connection is given back (`.connections`): the storage leaves
+        nothing behind in a session (its settings are the connection's own from the start, its
+        advisory locks end with their transaction, it opens no cursor, and the one connection
+        that listens, `listen.follow`, stops listening before it goes back)."""
         self._pool = pool
         self._clock = clock
         self._presence = presence
@@ -80,8 +82,7 @@ class PostgresBase:
         sees everything committed before it started."""
         self._check_open()
         try:
-            async with self._pool.acquire() as conn:
-                return await work(conn)
+            return await self._pool.run(work)
         except FAILURES as exc:
             raise backend_failure(exc) from exc
 
@@ -104,11 +105,7 @@ class PostgresBase:
 
     async def _transaction(self, work: Work[_T], *, alone: bool = False) -> _T:
         try:
-            async with self._pool.acquire() as conn:
-                if alone:
-                    return await work(conn)
-                async with conn.transaction():
-                    return await work(conn)
+            return await self._pool.run(work if alone else lambda conn: _in_transaction(conn, work))
         except FAILURES as exc:
             raise backend_failure(exc) from exc
 

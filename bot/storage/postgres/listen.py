@@ -17,6 +17,8 @@ from typing import Any
 
 import asyncpg
 
+from bot.storage.postgres.connections import Connections
+
 logger = logging.getLogger(__name__)
 
 CHANNEL = "uno_game_changed"
@@ -37,7 +39,7 @@ def parse(payload: str) -> tuple[int, int] | None:
 
 
 async def follow(
-    pool: asyncpg.Pool,
+    pool: Connections,
     publish: Callable[[int, int], None],
     gap: Callable[[], None],
     *,
@@ -47,9 +49,8 @@ async def follow(
     pause = RETRY_FIRST
     while True:
         try:
-            async with pool.acquire() as conn:
-                await _listen(conn, publish, gap, keepalive)
-                pause = RETRY_FIRST
+            await pool.run(lambda conn: _listen(conn, publish, gap, keepalive))
+            pause = RETRY_FIRST
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the server went away, or refused us: try again later
