@@ -54,6 +54,9 @@ def renderer() -> Renderer:
 
 
 SETTLE_TIMEOUT = 30.0  # a bound for a hung bot, not a wait: settling waits on events
+# The same for the sticker sync: the first one of a test process draws both languages' 222
+# pictures, which takes longer than SETTLE_TIMEOUT on two cores loaded by other work.
+STICKER_SYNC_BOUND = 180.0
 
 
 class InFlight(BaseMiddleware):
@@ -174,7 +177,7 @@ class Harness:
             raise RuntimeError("the bot stopped before it polled")
         listening.result()
         if self.wait_stickers:
-            await asyncio.wait_for(self.app.sticker_sync.wait(), SETTLE_TIMEOUT)
+            await asyncio.wait_for(self.app.sticker_sync.wait(), STICKER_SYNC_BOUND)
 
     async def stop(self) -> None:
         if self.app is not None:

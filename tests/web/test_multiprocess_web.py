@@ -1,7 +1,8 @@
 """Two workers on one PostgreSQL database, each with its own service, storage (its own pool and
 listening connection) and web app, and a page on each: a move pressed on one worker's page
 reaches the other worker's page only through PostgreSQL's LISTEN/NOTIFY
-(`bot.storage.postgres.listen`), since neither worker's feed hears the other's commits."""
+(`bot.storage.postgres.listen`), since neither worker's feed hears the other's commits. The
+same with two `python -m bot` processes, and one of them killed: tests/scale/test_web_workers.py."""
 
 from __future__ import annotations
 
