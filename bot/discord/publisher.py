@@ -138,17 +138,16 @@ class Publisher:
             return
         table = latest.table
         await self.show_table(table, latest.names)
-        newer: dict[str, HandView] = {}
+        newer = Outcome(table.chat_key, table.lang, names=latest.names, settings=latest.settings)
         for player in delivered:
             found = await newer_hand(
                 self.service.queries, out.hands[player], latest.names.get(player, player)
             )
             if found is not None:
-                newer[player] = found[0]
-        if newer:
-            await self.hands.push(
-                Outcome(table.chat_key, table.lang, hands=newer, names=latest.names)
-            )
+                newer.hands[player] = found[0]
+                newer.switches.update(found[1].switches)
+        if newer.hands:
+            await self.hands.push(newer)
 
     async def show_open_games(self) -> None:
         """On start: every running game of a Discord channel is shown again from the stored
@@ -167,16 +166,18 @@ class Publisher:
         table = out.table
         assert table is not None
         hands: dict[str, HandView] = {}
+        switches: dict[str, dict[str, Any]] = {}
         for player in dict.fromkeys(p for p in (table.current, table.pending_target) if p):
             if is_bot(player):
                 continue
             user = User(player, out.names.get(player, player))
-            hand = (await self.service.queries.hand(user, chat_key=table.chat_key)).hands.get(
-                player
-            )
+            mine = await self.service.queries.hand(user, chat_key=table.chat_key)
+            hand = mine.hands.get(player)
             if hand is not None:
                 hands[player] = hand
-        await self.publish(dataclasses.replace(out, hands=hands), announce=False)
+                switches.update(mine.switches)
+        again = dataclasses.replace(out, hands=hands, switches=switches)
+        await self.publish(again, announce=False)
 
     # ------------------------------------------------------------------ the table and results
 
@@ -313,8 +314,10 @@ class Hands:
             if player in skip or is_bot(player):
                 continue
             try:
-                if await self.switches.by_dm(hand):
-                    anew = self.turn_begins(out, hand) and await self.switches.wants_ping(player)
+                if await self.switches.by_dm(hand, out):
+                    anew = self.turn_begins(out, hand) and await self.switches.wants_ping(
+                        player, out
+                    )
                     if await self.dm_hand(hand, out, anew=anew):
                         delivered.add(player)
                         continue
@@ -346,8 +349,8 @@ class Hands:
                 continue
             if player in acted or await self.memory.get(hand.game_id, TURN_REF + player):
                 continue  # looking at their hand, or already told
-            by_dm = await self.switches.by_dm(hand)
-            ping = await self.switches.wants_ping(player)
+            by_dm = await self.switches.by_dm(hand, out)
+            ping = await self.switches.wants_ping(player, out)
             if player in delivered and (by_dm or not ping):
                 continue
             ref = await self.ops.post_prompt(hand, ping=ping)

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import Final
 
-from bot.service import outbox_entry, projection
+from bot.service import in_force, outbox_entry, projection
 from bot.service.alarms import retry_delay
 from bot.service.match import Match
 from bot.service.outcome import Entries, Outcome
@@ -160,6 +160,7 @@ class OutboxPort:
                 for player in hands:
                     if player in match.lobby.players:
                         out.hands[player] = projection.hand_view(match, settings, player)
+        await in_force.fill(out, self.uow.settings, settings)
 
     async def extend(self, entry_ids: Sequence[int]) -> None:
         """Entries this process is still sending stay its own for another lease."""

@@ -87,7 +87,11 @@ class Outcome:
     hands: dict[str, HandView] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     names: dict[str, str] = field(default_factory=dict)
-    settings: ChatSettings | None = None  # the chat's settings after a settings change
+    # The chat's settings in force with this outcome (a settings change's: the new ones), and
+    # each changed person's own switches (`bot.service.in_force`): what publishing it needs.
+    # None, or a player missing: not read (a refusal, an outcome built by hand); read them.
+    settings: ChatSettings | None = None
+    switches: dict[str, dict[str, Any]] = field(default_factory=dict)
     # Messages for the whole chat that no engine event carries (an idle lobby expired, a timeout
     # took out the last person, a game that could not be loaded was set aside): a timer's
     # outcome has no command to answer, so adapters post these with the announcements.

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.service import computer, projection
+from bot.service import computer, in_force, projection
 from bot.service.alarms import Alarms
 from bot.service.changes import Changes
 from bot.service.chat_settings import ChatSettings
@@ -145,6 +145,7 @@ class UnitOfWork:
         if work is not None:
             out.notices[:0] = work.notices
             out.outbox = work.entries
+            await in_force.fill(out, self.settings, work._settings)  # after the chat's lock
         return out
 
     async def run_for_game(
@@ -210,6 +211,7 @@ class UnitOfWork:
             out = Outcome(chat_key, work.lang, notices=list(work.notices))
         if out is not None:
             out.outbox = work.entries
+            await in_force.fill(out, self.settings, work._settings)
         return out
 
     def lobby_deadline(self) -> float | None:

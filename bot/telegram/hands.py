@@ -92,6 +92,7 @@ class Hands:
         strict: bool = False,
         began: bool = False,
         opens: bool = True,
+        own: Mapping[str, Any] | None = None,
     ) -> asyncio.Future[Any]:
         """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom);
         `strict`: the future raises if the send was given up for a reason that may pass.
@@ -100,6 +101,7 @@ class Hands:
         then moves to the bottom of the private chat as a new message, which Telegram notifies.
         `opens`: the outcome that deals the hand; with other processes publishing too
         (`converge`), a later one that finds no stored hand message leaves it to that one.
+        `own`: the player's own switches, as the outcome carries them (None: read here).
         """
         game, slot = await self._hand_slot(view, names)
         if self.games.converge and slot.message_id is None and not fresh and not opens:
@@ -115,7 +117,8 @@ class Hands:
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
             return _done()
-        own = await self.service.settings.personal(chat_key(int(view.player)))
+        if own is None:
+            own = await self.own(view.player)
         # A turn begins: the hand as a new message, if the player wants it, by one process.
         ping = began and view.is_turn and not fresh and _switch(own, TURN_PING)
         elsewhere = False  # another process sends this turn's hand new
@@ -157,20 +160,28 @@ class Hands:
             latest, out = found
             # Never a new message either (a second hand message, left stale, would be the
             # newest one in the private chat).
-            await (await self.show(latest, out.names, opens=False))
+            own = out.switches.get(latest.player)
+            await (await self.show(latest, out.names, opens=False, own=own))
 
     def _hand_content(self, view: HandView, text: str, wanted: bool) -> str | Photo:
         return hand_content(view, text, wanted=wanted, picture_from=self.picture_from)
 
+    async def own(self, player: str) -> Mapping[str, Any]:
+        """A person's own switches, for a hand shown without an outcome that carries them."""
+        return await self.service.settings.personal(chat_key(int(player)))
+
     async def show_step(
-        self, view: HandView, names: Mapping[str, str], head: str
+        self,
+        view: HandView,
+        names: Mapping[str, str],
+        head: str,
+        own: Mapping[str, Any] | None = None,
     ) -> asyncio.Future[Any]:
         """The second step of a move (a wild's colors, a 7's players) in place of the hand's
-        keyboard."""
+        keyboard (`own`: the player's switches, if the outcome carries them)."""
         game, slot = await self._hand_slot(view, names)
         names = dict(names)
-        own = await self.service.settings.personal(chat_key(int(view.player)))
-        pictures = _switch(own, PICTURES)
+        pictures = _switch(own if own is not None else await self.own(view.player), PICTURES)
 
         def render() -> Content:
             title = steps.step_title(self.r, view, head)

@@ -32,10 +32,13 @@ class PlayModes:
         self.settings = settings
         self.inline = inline  # getMe's supports_inline_queries
 
-    async def of(self, chat_key: str) -> str:
+    async def of(self, chat_key: str, settings: ChatSettings | None = None) -> str:
+        """The mode in force; `settings`: the chat's, if known (an outcome carries them)."""
         if not self.inline:
             return PRIVATE
-        return (await self.settings.settings(chat_key)).play_mode
+        if settings is None:
+            settings = await self.settings.settings(chat_key)
+        return settings.play_mode
 
     @staticmethod
     def private_hands(mode: str) -> bool:

@@ -33,6 +33,7 @@ from bot.delivery.publisher import RESULTS, delivered, newer_table, open_games
 from bot.presentation import notes
 from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, Service, User
+from bot.service.chat_settings import ChatSettings
 from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of
 from bot.telegram.games import LOBBY, TABLE, Game, Games
@@ -109,10 +110,16 @@ class TelegramUI:
         return self.games.chat_key_of(game_id)
 
     async def show_hand(
-        self, view: HandView, names: Mapping[str, str], *, fresh: bool = False
+        self,
+        view: HandView,
+        names: Mapping[str, str],
+        *,
+        fresh: bool = False,
+        own: Mapping[str, Any] | None = None,
     ) -> asyncio.Future[Any]:
-        """Edit the player's hand message, or (`fresh`) send it new at the bottom."""
-        return await self.hands.show(view, names, fresh=fresh)
+        """Edit the player's hand message, or (`fresh`) send it new at the bottom (`own`: the
+        player's switches, as the outcome carries them)."""
+        return await self.hands.show(view, names, fresh=fresh, own=own)
 
     async def redeliver(self, out: Outcome) -> None:
         """An outbox entry that another process (or this one, earlier) left unfinished: it may
@@ -158,9 +165,11 @@ class TelegramUI:
             await self.games.catch_up(out.table.game_id, out.table.version)
             opened = out.outbox is not None and out.outbox.opened  # a lobby's creation
             opens = (out.table.version == 0 or opened) if out.table.top is None else dealt
-            shown = await self.show_table(out.table, out.names, strict=strict, opens=opens)
+            shown = await self.show_table(
+                out.table, out.names, strict=strict, opens=opens, settings=out.settings
+            )
             sends.append((None, shown))
-        private = self.modes.private_hands(await self.modes.of(out.chat_key))
+        private = self.modes.private_hands(await self.modes.of(out.chat_key, out.settings))
         if private and out.hands:
             await self.games.learn_title(chat_id, next(iter(out.hands.values())).game_id)
         for player, view in out.hands.items() if private else ():
@@ -168,7 +177,13 @@ class TelegramUI:
             began = out.turn_began == player
             futures.append(
                 await self.hands.show(
-                    view, out.names, notes=drawn, strict=strict, began=began, opens=dealt
+                    view,
+                    out.names,
+                    notes=drawn,
+                    strict=strict,
+                    began=began,
+                    opens=dealt,
+                    own=out.switches.get(player),
                 )
             )
             sends.append((None, futures[-1]))
@@ -198,11 +213,13 @@ class TelegramUI:
         *,
         strict: bool = False,
         opens: bool = True,
+        settings: ChatSettings | None = None,
     ) -> asyncio.Future[Any]:
         """Edit the game's lobby or table message, or send it.
 
         `opens`: the outcome that brings the message into being (the lobby's creation, the
         deal); with other processes publishing too (`converge`), only that one sends it new.
+        `settings`: the chat's, as the outcome carries them (None: read here).
         """
         chat_id = chat_id_of(view.chat_key)
         assert chat_id is not None
@@ -231,12 +248,14 @@ class TelegramUI:
                 if lobby:
                     self._retire_lobby(game, int(lobby))
             markup = None
+            if settings is None:
+                settings = await self.service.settings.settings(view.chat_key)
             if view.status == "running":
-                mode = await self.modes.of(view.chat_key)
+                mode = await self.modes.of(view.chat_key, settings)
                 link = self.link(view.game_id)
                 web = None if self.web is None else self.web.group_link(self.username, view.game_id)
                 markup = table_markup(r, view.lang, view.game_id, link, mode, web)
-            picture = (await self.service.settings.settings(view.chat_key)).table_picture
+            picture = settings.table_picture
 
             def render() -> Content:
                 return table_content(view, r.table(view, names), wanted=picture), markup
@@ -287,7 +306,7 @@ class TelegramUI:
         if out is not None and out.table is not None:
             # Never a new message: a lobby edit converging on the dealt table while the dealing
             # process is still sending it would show the table twice (that one converges too).
-            await (await self.show_table(out.table, out.names, opens=False))
+            await (await self.show_table(out.table, out.names, opens=False, settings=out.settings))
 
     async def show_open_games(self, prefix: str) -> int:
         """After a start: every running game's table, and the hand of every person who can act
@@ -298,8 +317,8 @@ class TelegramUI:
             view = out.table
             assert view is not None
             try:
-                await self.show_table(view, out.names)
-                private = self.modes.private_hands(await self.modes.of(view.chat_key))
+                await self.show_table(view, out.names, settings=out.settings)
+                private = self.modes.private_hands(await self.modes.of(view.chat_key, out.settings))
                 for seat in view.seats:
                     if seat.is_bot or not private:
                         continue
@@ -310,7 +329,7 @@ class TelegramUI:
                     if hand is not None and hand.choices:
                         # No notification: a turn the stopped process began and did not show
                         # is in its outbox entry, re-delivered (and notified) before this.
-                        await self.hands.show(hand, mine.names)
+                        await self.hands.show(hand, mine.names, own=mine.switches.get(seat.id))
                 shown += 1
             except Exception:  # one broken game must not keep the others hidden
                 log.exception("showing game %s again failed", game_id)

@@ -54,7 +54,9 @@ class Play(FeatureCog, PlayHandler):
                 await reply.send(self.texts.notice(lang, out.error or steps.NOT_IN_GAME))
                 return
             hands = self.publisher.hands
-            by_dm = hand.status == "running" and not hand.left and await self.switches.by_dm(hand)
+            by_dm = (
+                hand.status == "running" and not hand.left and await self.switches.by_dm(hand, out)
+            )
             if by_dm and await reply.run(hands.dm_hand(hand, out)):
                 await reply.send(self.texts.t(lang, "dc-hand-sent-dm"))
                 return
@@ -131,7 +133,8 @@ class Play(FeatureCog, PlayHandler):
             if hand is not None:
                 content, view = self.texts.hand_message(hand, out.names, private)
                 await self._update_hand(reply, hand, content, view)
-                if not (reply.interaction.guild is not None and await self.switches.by_dm(hand)):
+                by_dm = reply.interaction.guild is not None and await self.switches.by_dm(hand, out)
+                if not by_dm:
                     skip.add(user.id)
             else:
                 left = "\n\n".join(private) or self.texts.t(out.lang, "hand-left")
@@ -148,7 +151,7 @@ class Play(FeatureCog, PlayHandler):
             content, view = self.texts.hand_message(hand, out.names, private)
             message_id = await reply.send(content, view=view)
             await self.publisher.hands.remember(hand, reply.live(message_id))
-            if not await self.switches.by_dm(hand):
+            if not await self.switches.by_dm(hand, out):
                 skip.add(user.id)  # that message is the hand; by DM, the DM follows too
         await self.publisher.publish(out, announce=False, skip=skip)
 

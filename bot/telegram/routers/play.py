@@ -52,9 +52,10 @@ async def hand_button(
     if pressed.moved:
         await ui.publish(out)
     elif hand is not None and pressed.step is not None:
-        await ui.settle(await ui.hands.show_step(hand, out.names, pressed.step))
+        own = out.switches.get(user.id)
+        await ui.settle(await ui.hands.show_step(hand, out.names, pressed.step, own))
     elif hand is not None:
-        await ui.settle(await ui.show_hand(hand, out.names))
+        await ui.settle(await ui.show_hand(hand, out.names, own=out.switches.get(user.id)))
     error = pressed.error
     text = None if error is None else ui.notice(out.lang or lang, error)
     await retrying(lambda: callback.answer(text, show_alert=text is not None))

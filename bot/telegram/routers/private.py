@@ -51,18 +51,20 @@ async def start(
         if view is None:
             ui.say(message.chat.id, ui.notice(out.lang, out.error or Notice("error-no-game")))
             return
-        if not ui.modes.private_hands(await ui.modes.of(view.chat_key)):
+        if not ui.modes.private_hands(await ui.modes.of(view.chat_key, out.settings)):
             ui.say(message.chat.id, ui.r.t(view.lang, "inline-group-mode"))
             return
-        await ui.show_hand(view, out.names, fresh=True)
+        await ui.show_hand(view, out.names, fresh=True, own=out.switches.get(user.id))
         return
     games = await service.queries.games_of(user.id)
     ui.say(message.chat.id, ui.r.t(lang, "tg-welcome-back" if games else "tg-welcome"))
     for game_id in games:
         out = await service.queries.hand(user, game_id=game_id)
         view = out.hands.get(user.id)
-        if view is not None and ui.modes.private_hands(await ui.modes.of(view.chat_key)):
-            await ui.show_hand(view, out.names, fresh=True)
+        if view is not None and ui.modes.private_hands(
+            await ui.modes.of(view.chat_key, out.settings)
+        ):
+            await ui.show_hand(view, out.names, fresh=True, own=out.switches.get(user.id))
 
 
 async def notify(message: Message, service: Service, ui: TelegramUI, lang: str) -> None:
@@ -115,7 +117,7 @@ async def unknown_button(
             out = await service.queries.hand(user, game_id=game_id)
             view = out.hands.get(user.id)
             if view is not None:
-                await ui.show_hand(view, out.names)
+                await ui.show_hand(view, out.names, own=out.switches.get(user.id))
                 current.add(ui.hands.hand_message_id(game_id, user.id))
         keyboard = getattr(message, "reply_markup", None)
         if keyboard is not None and message.message_id not in current:
