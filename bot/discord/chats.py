@@ -22,4 +22,4 @@ def channel_of(key: str) -> int | None:
 
 def personal_key(member: str) -> str:
     """Where the service keeps a member's own switches (`DM_HANDS`, `TURN_PING`)."""
-    return f"{PLATFORM}:{member}"
+    return chat_keys.personal_key(PLATFORM, member)

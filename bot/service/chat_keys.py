@@ -19,6 +19,16 @@ def chat_key(platform: str, chat_id: int) -> str:
     return f"{platform}:{chat_id}"
 
 
+def personal_key(platform: str, person: str) -> str:
+    """Where the service keeps a person's own switches: their id under their platform (a
+    Telegram user's is also their private chat's key)."""
+    return f"{platform}:{person}"
+
+
+def platform_of(key: str) -> str:
+    return key.partition(":")[0]
+
+
 def chat_id(key: str, platform: str) -> int | None:
     """The platform's chat id in `key`; None for another platform's key or a malformed one."""
     head, sep, rest = key.partition(":")

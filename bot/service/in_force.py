@@ -9,15 +9,11 @@ meanwhile: the value read right after the commit is the one that outcome is show
 
 from __future__ import annotations
 
+from bot.service.chat_keys import personal_key, platform_of
 from bot.service.chat_settings import ChatSettings
 from bot.service.outcome import Outcome
 from bot.service.settings_store import SettingsStore
 from bot.service.views import is_bot
-
-
-def personal_key(chat_key: str, player: str) -> str:
-    """Where a person's own switches are kept: their id under the platform of the chat."""
-    return f"{chat_key.partition(':')[0]}:{player}"
 
 
 async def fill(out: Outcome, store: SettingsStore, known: ChatSettings | None = None) -> None:
@@ -27,6 +23,7 @@ async def fill(out: Outcome, store: SettingsStore, known: ChatSettings | None = 
         return
     if out.settings is None:
         out.settings = known if known is not None else await store.chat(out.chat_key)
+    platform = platform_of(out.chat_key)
     for player in out.hands:
         if not is_bot(player) and player not in out.switches:
-            out.switches[player] = await store.personal(personal_key(out.chat_key, player))
+            out.switches[player] = await store.personal(personal_key(platform, player))
