@@ -6,22 +6,19 @@ small and a seed replays the same match.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Self
 
-from core import actions as A
-from core import penalty, phases, rounds, uno
+from core import leaving, phases, rounds, uno
 from core.actions import Action, ActionType
-from core.cards import COLORS, Card, Color
+from core.cards import Card, Color
 from core.errors import IllegalAction
-from core.events import Event, PlayerLeft, TimedOut
+from core.events import Event, TimedOut
 from core.phases import ChooseColor, Handler, Over, Phase, handler_of
 from core.refusals import refusal
-from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from core.rules import Rules
 from core.shuffle import random_numbers
 from core.state import State
 
-MAX_TIMEOUTS = 3  # timeouts in a row that count as leaving (RULES.md section 6)
 _DEALER_NUMBERS = 24  # random numbers set aside for the dealer draw (more come if ties need them)
 
 _PLAY = ActionType.PLAY
@@ -44,7 +41,7 @@ class Game(State):
     - UNO calls, catches and the catch window: `core.uno`;
     - drawing, reshuffling, which card plays on which: `core.piles`;
     - deal, first flip, going out, blocked rounds, scoring, the deal passing on: `core.rounds`;
-    - leaving and timeouts: here (`remove_player`, `time_out`).
+    - leaving and timeouts: `core.leaving`.
     """
 
     __slots__ = ("_cache", "_cache_move", "_cache_player", "handler", "opening_events")
@@ -66,7 +63,7 @@ class Game(State):
     @staticmethod
     def new(players: list[str], rules: Rules | None = None, seed: int = 0) -> Game:
         """A new match: choose the dealer by draw, deal, flip (see `opening_events`)."""
-        game = Game._blank(players, rules or Rules(), seed)
+        game = Game.blank(players, rules or Rules(), seed)
         events: list[Event] = []
         # One call for the random numbers of the dealer draw and of the first deal.
         deck_size = len(rounds.deck(game.rules.creepers))
@@ -94,7 +91,7 @@ class Game(State):
         scores: dict[str, int] | None = None,
     ) -> Game:
         """Any mid-round position, with nothing pending: the test-writer's constructor."""
-        game = Game._blank(players, rules or Rules(), seed)
+        game = Game.blank(players, rules or Rules(), seed)
         game.clear_turn()
         if set(hands) != set(players):
             raise ValueError("hands must name exactly the players")
@@ -126,33 +123,6 @@ class Game(State):
             game.scores_.update(scores)
         game.handler = handler_of(game)
         return game
-
-    @staticmethod
-    def _blank(players: list[str], rules: Rules, seed: int) -> Game:
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise ValueError(f"{MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
-        for p in players:
-            if not isinstance(p, str) or not p:
-                raise ValueError("player ids must be non-empty strings")
-        if len(set(players)) != len(players):
-            raise ValueError("player ids must be unique")
-        game = Game()
-        game.players = list(players)
-        game.rules = rules
-        game.seed = seed
-        game.shuffles = 0
-        game.dealer = players[0]
-        game.round_no = 0
-        game.current = 0
-        game.current_player = players[0]
-        game.first_turn_player = players[0]
-        game.scores_ = dict.fromkeys(players, 0)
-        game.round_winner = None
-        game.winners = None
-        game.left = []
-        game.move_no = 0
-        game.timeouts = {}
-        return game  # the round's state comes from `rounds.start` or `from_position`
 
     # ------------------------------------------------------------------ public state
 
@@ -278,84 +248,32 @@ class Game(State):
     # ------------------------------------------------------------------ leaving and timeouts
 
     def remove_player(self, player: str) -> list[Event]:
-        """A player leaves mid-match: their cards go under the draw pile, play goes on. A penalty
-        aimed at them is dropped, a Wild Draw Four they played can no longer be challenged, and
-        the last player left wins the match (RULES.md 6)."""
-        if self.winners is not None:
-            raise IllegalAction("game_over", "leave", player)
-        if player not in self.hands:
-            raise IllegalAction("not_a_player", "leave", player)
-        self.move_no += 1
+        """A player leaves mid-match and play goes on (`core.leaving.leave`)."""
         events: list[Event] = []
-        idx = self.players.index(player)
-        was_current = idx == self.current
-        cards = self.hands.pop(player)
-        self.draw_pile[0:0] = cards
-        self.players.pop(idx)
-        self.left.append(player)
-        del self.scores_[player]
-        self.timeouts.pop(player, None)
-        n = len(self.players)
-        events.append(PlayerLeft(player, len(cards)))
-        uno.forget(self, player)
-        if self.top_played_by == player:
-            self.top_played_by = None
-        if self.jumped_over == player:
-            self.jumped_over = None
-        if self.first_turn_player == player:
-            self.first_turn_player = self.players[idx % n]
-        if self.dealer == player:
-            self.dealer = self.players[(idx - 1) % n]
-        if n == 1:
-            self.turn_to(0)
-            rounds.end_match(self, (self.players[0],), events)
-            self.handler = handler_of(self)
-            return events
-        if idx < self.current:
-            self.turn_to(self.current - 1)
-        elif was_current:
-            self.turn_to(idx % n if self.direction == 1 else (idx - 1) % n)
-            self.has_drawn = False
-            self.drawn = None
-            if self.pending is not None and self.pending.target == player:
-                self.pending = None
-        else:
-            self.turn_to(self.current)
-        if self.pending is not None and self.pending.offender == player:
-            penalty.offender_left(self, events)
+        leaving.leave(self, player, events)
         self.handler = handler_of(self)
         return events
 
     def default_action(self, player: str) -> Action | None:
-        """What a player who ran out of time does: accept the penalty, or draw, then pass."""
-        if self.winners is not None or player != self.current_player:
-            return None
-        if self.color is None:
-            counts = Counter(c.color for c in self.hands[player] if c.color is not None)
-            return A.CHOOSE[max(COLORS, key=lambda c: counts[c])]
-        if self.pending is not None:
-            return A.ACCEPT
-        return A.PASS if self.has_drawn else A.DRAW
+        """What a player who ran out of time does (`core.leaving.default_action`)."""
+        return leaving.default_action(self, player)
 
     def time_out(self, player: str) -> list[Event]:
-        """The player to act ran out of time: they draw and pass, or take their penalty (a wild
-        first card's color is chosen for them first). The third timeout in a row counts as
-        leaving (RULES.md 6); any own move in between resets the count."""
-        if self.winners is not None:
-            raise IllegalAction("game_over", "timeout", player)
-        if player not in self.hands:
-            raise IllegalAction("not_a_player", "timeout", player)
+        """The player to act ran out of time: they make their default moves until the turn
+        passes. The third timeout in a row counts as leaving; any own move in between resets
+        the count."""
+        leaving.check(self, player, "timeout")
         if player != self.current_player:
             raise IllegalAction("not_your_turn", "timeout", player)
         count = self.timeouts.get(player, 0) + 1
         events: list[Event] = [TimedOut(player, count)]
         round_no = self.round_no
         while self.current_player == player and self.round_no == round_no:
-            action = self.default_action(player)
+            action = leaving.default_action(self, player)
             if action is None:
                 break
             events += self._make(player, action)
-        if count >= MAX_TIMEOUTS and self.winners is None:
+        if count >= leaving.MAX_TIMEOUTS and self.winners is None:
             events += self.remove_player(player)
         elif self.winners is None:
             self.timeouts[player] = count

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from core.cards import WILD_FOUR, Card, Color
-from core.rules import Rules
+from core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from core.shuffle import random_numbers, shuffled
 
 
@@ -109,6 +109,35 @@ class State:
     move_no: int
     blocked_turns: int  # turns in a row with nothing to draw and nothing to play
     timeouts: dict[str, int]  # timeouts in a row, per player; any own move resets it
+
+    @classmethod
+    def blank(cls, players: list[str], rules: Rules, seed: int) -> Self:
+        """A match before its first deal: players checked and seated, no scores, no round yet
+        (the round's state comes from `core.rounds.start`, or from a position a test sets)."""
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ValueError(f"{MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
+        for p in players:
+            if not isinstance(p, str) or not p:
+                raise ValueError("player ids must be non-empty strings")
+        if len(set(players)) != len(players):
+            raise ValueError("player ids must be unique")
+        game = cls()
+        game.players = list(players)
+        game.rules = rules
+        game.seed = seed
+        game.shuffles = 0
+        game.dealer = players[0]
+        game.round_no = 0
+        game.current = 0
+        game.current_player = players[0]
+        game.first_turn_player = players[0]
+        game.scores_ = dict.fromkeys(players, 0)
+        game.round_winner = None
+        game.winners = None
+        game.left = []
+        game.move_no = 0
+        game.timeouts = {}
+        return game
 
     def clear_turn(self) -> None:
         """Nothing pending, drawn, called or remembered: the state a round starts from."""

@@ -20,9 +20,10 @@ arrives twice on PostgreSQL: from this process and from the listener).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+
+from bot.storage.port import ChangeStorage
 
 logger = logging.getLogger(__name__)
 
@@ -69,11 +70,7 @@ class Changes:
             except Exception:
                 logger.exception("a change gap callback failed")
 
-    async def follow(self, storage: object) -> None:
-        """Publish the commits of other processes until cancelled, from a storage that hears
-        them (`listen_changes`: PostgreSQL); a storage only this process writes has none."""
-        listen: Callable[..., Awaitable[None]] | None = getattr(storage, "listen_changes", None)
-        if listen is None:
-            await asyncio.Event().wait()
-        else:
-            await listen(self.publish, self.gap)
+    async def follow(self, storage: ChangeStorage) -> None:
+        """Publish the commits of other processes until cancelled (a storage only this process
+        writes has none to tell)."""
+        await storage.listen_changes(self.publish, self.gap)

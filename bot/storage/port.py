@@ -2,7 +2,8 @@
 
 The storage knows nothing about UNO: a game is a row holding an opaque JSON object (the engine's
 ``to_dict()``), a ``meta`` object, a status and a *version*.  Each concern is a small protocol
-(games, the outbox, deadlines, settings, statistics, refs, the send budget, the lifecycle), so
+(games, the outbox, deadlines, settings, statistics, refs, the send budget, other processes'
+commits, the lifecycle), so
 that each service module names what it uses; :class:`StoragePort` is all of them, what every
 database adapter implements.
 """
@@ -18,6 +19,7 @@ from core.rules import Scoring
 
 __all__ = [
     "STATUSES",
+    "ChangeStorage",
     "DatabaseInUse",
     "DeadlineStorage",
     "GameExists",
@@ -397,6 +399,17 @@ class SendBudgetStorage(Protocol):
         that time from now on (a slot no longer recorded is left alone)."""
 
 
+class ChangeStorage(Protocol):
+    """The commits other processes make, for views pushed live (`bot.service.changes`)."""
+
+    async def listen_changes(
+        self, publish: Callable[[int, int], None], gap: Callable[[], None]
+    ) -> None:
+        """Hand every other process's commit to `publish` (game id, version) until cancelled,
+        calling `gap` when some may have been missed; a database only this process writes has
+        nothing to hand on and just waits."""
+
+
 class StorageLifecycle(Protocol):
     """Opening is each adapter's own (its options differ); closing and what the database
     allows about other processes are common."""
@@ -428,6 +441,7 @@ class StoragePort(
     StatisticsStorage,
     RefStorage,
     SendBudgetStorage,
+    ChangeStorage,
     StorageLifecycle,
     Protocol,
 ):

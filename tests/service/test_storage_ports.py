@@ -16,6 +16,7 @@ PORTS = {
     "StatisticsStorage",
     "RefStorage",
     "SendBudgetStorage",
+    "ChangeStorage",
     "StorageLifecycle",
     "StoragePort",
 }
@@ -43,4 +44,5 @@ def test_each_module_names_only_the_ports_it_uses() -> None:
         "statistics": {"StatisticsStorage"},
         "refs": {"RefStorage"},
         "send_budget": {"SendBudgetStorage"},
+        "changes": {"ChangeStorage"},
     }

@@ -70,12 +70,15 @@ async def test_one_games_slow_move_does_not_hold_back_the_others(
     slow = holding.hold(games[2])
     published: list[int] = []
     four = asyncio.Event()
+    five = asyncio.Event()
 
     async def publish(out: Outcome) -> None:
         assert out.table is not None
         published.append(out.table.game_id)
         if len(published) == 4:
             four.set()
+        if len(published) == 5:
+            five.set()
 
     clock.advance(BOT_DELAY)
     loop = asyncio.create_task(service.clock.run_timers(publish))
@@ -84,8 +87,7 @@ async def test_one_games_slow_move_does_not_hold_back_the_others(
         await asyncio.wait_for(four.wait(), 10)  # the others' moves, while game 3's waits
         assert sorted(published) == sorted(games[:2] + games[3:])
         slow.set()
-        while len(published) < 5:
-            await asyncio.sleep(0.01)
+        await asyncio.wait_for(five.wait(), 10)
         assert published[-1] == games[2]
     finally:
         loop.cancel()

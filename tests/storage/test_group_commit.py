@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -42,14 +43,29 @@ class Trace:
     """Every statement the storage's write connection runs, via sqlite3's trace callback.
 
     The callback runs on the connection thread in execution order, so this is the exact sequence
-    SQLite saw -- independent of the storage's own counters.
+    SQLite saw -- independent of the storage's own counters. It runs as a statement starts, so a
+    ``BEGIN IMMEDIATE`` is seen while it still waits for another connection's lock.
     """
 
     def __init__(self) -> None:
         self.statements: list[str] = []
+        self._seen = threading.Condition()
 
     def __call__(self, sql: str) -> None:
-        self.statements.append(" ".join(sql.split()))
+        with self._seen:
+            self.statements.append(" ".join(sql.split()))
+            self._seen.notify_all()
+
+    async def begun(self, count: int = 1) -> None:
+        """Until ``count`` write transactions have started (the last may be waiting for a lock)."""
+
+        def wait() -> bool:
+            with self._seen:
+                return self._seen.wait_for(
+                    lambda: self.statements.count("BEGIN IMMEDIATE") >= count, timeout=10
+                )
+
+        assert await asyncio.to_thread(wait), f"{count} transaction(s) never began"
 
     def transactions(self) -> list[list[str]]:
         """The statements of each write transaction that committed, BEGIN to COMMIT."""
@@ -99,6 +115,21 @@ def _move(s: Storage, g: GameRecord, tag: str = "m", version: int | None = None)
         g.id, v, state={"by": tag, "v": v + 1}, meta={"tag": tag}, status="running",
         log=[LogEntry(tag, f"{tag} a"), LogEntry(tag, f"{tag} b")],
     )  # fmt: skip
+
+
+async def _queued(s: Storage, count: int) -> None:
+    """Let the tasks already created run until ``count`` requests wait in the write queue."""
+    for _ in range(100):
+        if len(s._group._queue) >= count:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"{len(s._group._queue)} request(s) queued, not {count}")
+
+
+async def _settle() -> None:
+    """Let every task that can run without waiting for I/O or a thread run."""
+    for _ in range(5):
+        await asyncio.sleep(0)
 
 
 async def _in_transaction(s: Storage) -> bool:
@@ -161,9 +192,9 @@ async def test_a_batch_holds_what_queued_while_the_previous_transaction_ran(
     try:
         raw.execute("BEGIN IMMEDIATE")
         first = asyncio.create_task(_move(store, a))
-        await asyncio.sleep(0.2)  # first's transaction is now blocked in BEGIN IMMEDIATE
+        await trace.begun()  # first's transaction is now blocked in BEGIN IMMEDIATE
         rest = [asyncio.create_task(_move(store, g)) for g in (b, c, d)]
-        await asyncio.sleep(0.1)
+        await _queued(store, 3)
         assert not first.done() and not any(t.done() for t in rest)
         raw.execute("ROLLBACK")
         await asyncio.wait_for(asyncio.gather(first, *rest), 5)
@@ -329,10 +360,10 @@ async def test_cancelled_while_queued_is_never_applied(store: Storage, db_path: 
     try:
         raw.execute("BEGIN IMMEDIATE")
         first = asyncio.create_task(_move(store, a))
-        await asyncio.sleep(0.2)  # first's transaction waits for the lock
+        await trace.begun()  # first's transaction waits for the lock
         queued = asyncio.create_task(_move(store, b))
         kept = asyncio.create_task(_move(store, c))
-        await asyncio.sleep(0)
+        await _queued(store, 2)
         queued.cancel()
         with pytest.raises(asyncio.CancelledError):
             await queued
@@ -350,14 +381,15 @@ async def test_cancelled_after_batching_is_committed_whole(store: Storage, db_pa
     """Documented choice: once batched, a request whose caller is cancelled is still committed
     with its transaction -- completely -- and the other callers of the batch get their results."""
     a, b = await _games(store, 2)
+    trace = await tracing(store)
     raw = _raw(db_path)
     try:
         raw.execute("BEGIN IMMEDIATE")
         ta = asyncio.create_task(_move(store, a, "a"))
         tb = asyncio.create_task(_move(store, b, "b"))
-        await asyncio.sleep(0.2)  # both are in one transaction, blocked in BEGIN IMMEDIATE
+        await trace.begun()  # both are in one transaction, blocked in BEGIN IMMEDIATE
         ta.cancel()
-        await asyncio.sleep(0.1)
+        await _settle()
         # The cancellation waits for the transaction to end, so that the caller's next read
         # sees its outcome.
         assert not ta.done()
@@ -413,11 +445,11 @@ async def test_close_commits_what_is_queued_then_refuses_writes(db_path: Path) -
     try:
         raw.execute("BEGIN IMMEDIATE")
         tasks = [asyncio.create_task(_move(s, games[0]))]
-        await asyncio.sleep(0.1)  # the first transaction is waiting for the lock...
+        await trace.begun()  # the first transaction is waiting for the lock...
         tasks += [asyncio.create_task(_move(s, g)) for g in games[1:]]
-        await asyncio.sleep(0)  # ...and the other nine are queued behind it
+        await _queued(s, 9)  # ...and the other nine are queued behind it
         closing = asyncio.create_task(s.close())
-        await asyncio.sleep(0.1)
+        await _settle()
         assert not closing.done()
         raw.execute("ROLLBACK")
         await asyncio.wait_for(closing, 5)

@@ -31,8 +31,8 @@ def test_each_method_of_the_port_belongs_to_one_concern() -> None:
             owners.setdefault(name, []).append(concern.__name__)
     shared = {name: where for name, where in owners.items() if len(where) > 1}
     assert not shared
-    assert len(CONCERNS) == 8
-    assert len(owners) == 31
+    assert len(CONCERNS) == 9
+    assert len(owners) == 32
     assert not members(StoragePort)  # the whole port adds nothing of its own
 
 

@@ -41,6 +41,7 @@ from bot.storage.sqlite import games, migrate
 from bot.storage.sqlite.connection import ConnectionThread
 from tests.storage.conftest import FakeClock
 from tests.storage.legacy_migrations import LEGACY_MIGRATIONS
+from tests.storage.test_group_commit import tracing
 
 CHAT = "tg:-100123"
 OTHER = "dc:9876"
@@ -203,16 +204,18 @@ async def test_writer_waits_for_another_process_instead_of_failing(
     store: SqliteStorage, db_path: Path
 ) -> None:
     g = await _running(store)
+    trace = await tracing(store)
     raw = _raw(db_path)
     try:
         raw.execute("BEGIN IMMEDIATE")  # another process holds the write lock
         task = asyncio.create_task(store.commit(g.id, 1, state={}, meta={}, status="running"))
-        await asyncio.sleep(0.3)
+        await trace.begun()  # the commit's transaction waits for the lock
         assert not task.done(), "commit should wait for the lock, not fail or skip it"
         raw.execute("ROLLBACK")
         assert (await asyncio.wait_for(task, 5)).version == 2
     finally:
         raw.close()
+    assert trace.statements.count("BEGIN IMMEDIATE") == 1  # waited, never failed and retried
 
 
 async def test_busy_timeout_expiry_raises_and_leaves_storage_usable(db_path: Path) -> None:

@@ -1187,8 +1187,8 @@ class FakeBotAPI:
         generation = self._poll_generation
         self._notify()
         deadline = time.monotonic() + timeout
+        parked = False
         while True:
-            changed = self._changed
             self._drop_unwanted_updates()
             if self._updates or self._closing:
                 return [u.payload for u in self._updates[:limit]]
@@ -1202,8 +1202,11 @@ class FakeBotAPI:
             if remaining <= 0:
                 return []
             self._waiting_polls += 1
+            if not parked:  # once: a test may wait for the bot to be listening
+                parked = True
+                self._notify()
             try:
-                await self._wait(changed, remaining)
+                await self._wait(self._changed, remaining)
             finally:
                 self._waiting_polls -= 1
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
 import sqlite3
-import sys
 from contextlib import closing
 from pathlib import Path
 
 from tests.scale.cluster import START_BOUND
+from tests.telegram.bot_child import Child
 from tests.telegram.conftest import sent_text
 from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeUser
 from tests.telegram.players import hand_acts, policy
@@ -29,20 +28,13 @@ HAND_SENDS = ("sendMessage", "sendPhoto")
 HAND_METHODS = (*HAND_SENDS, "editMessageText", "editMessageMedia")
 
 
-async def spawn(api: FakeBotAPI, database: Path) -> asyncio.subprocess.Process:
-    """Start the bot's process; once it asked for its updates' way (it polls next). A start is
-    mostly importing aiogram (seconds of CPU): on busy cores it outlasts `BOUND`, so it has a
-    bound of its own, and a child that exits instead fails at once."""
+async def spawn(api: FakeBotAPI, database: Path) -> Child:
+    """Start the bot's process; once it asked for its updates' way (it polls next). The first
+    start waits for the forkserver to import the bot (seconds of CPU; on busy cores it outlasts
+    `BOUND`), so it has a bound of its own, and a child that exits instead fails at once."""
     since = api.call_count
-    child = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "tests.telegram.bot_child",
-        api.base_url,
-        str(database),
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    child = Child(api.base_url, str(database))
+    await child.start()
     ready = asyncio.ensure_future(api.wait_for("deleteWebhook", START_BOUND, since=since))
     died = asyncio.ensure_future(child.wait())
     await asyncio.wait([ready, died], return_when=asyncio.FIRST_COMPLETED)
@@ -54,9 +46,9 @@ async def spawn(api: FakeBotAPI, database: Path) -> asyncio.subprocess.Process:
     return child
 
 
-async def kill(child: asyncio.subprocess.Process) -> None:
-    child.send_signal(signal.SIGKILL)
-    await child.wait()
+async def kill(child: Child) -> None:
+    child.kill()
+    assert await child.wait() == -signal.SIGKILL
 
 
 def stored_current_player(database: Path) -> str:

@@ -13,6 +13,7 @@ is the port's; the concerns' docstrings say only what this backend adds to it.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from collections.abc import Callable
@@ -113,6 +114,13 @@ class SqliteStorage(Games, Outbox, Deadlines, Settings, Statistics, Refs, SendBu
         tb: TracebackType | None,
     ) -> None:
         await self.close()
+
+    async def listen_changes(
+        self, publish: Callable[[int, int], None], gap: Callable[[], None]
+    ) -> None:
+        """Nothing to hand on: the one process that writes the file publishes its own commits
+        (`bot.service.unit_of_work`), so this waits until cancelled."""
+        await asyncio.Event().wait()
 
     @property
     def sole_process(self) -> bool:
