@@ -12,12 +12,13 @@ import json
 import signal
 import sqlite3
 from contextlib import closing
+from functools import partial
 from pathlib import Path
 
 from tests.scale.cluster import START_BOUND
 from tests.telegram.bot_child import Child
 from tests.telegram.conftest import sent_text
-from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeUser
+from tests.telegram.fake_bot_api import ApiCall, FakeBotAPI, FakeChat, FakeUser
 from tests.telegram.players import hand_acts, policy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,6 +45,23 @@ async def spawn(api: FakeBotAPI, database: Path) -> Child:
         raise RuntimeError(f"the bot's process exited with {child.returncode}")
     ready.result()
     return child
+
+
+async def gather(api: FakeBotAPI, group: FakeChat, users: list[FakeUser]) -> None:
+    """The first user opens a lobby, the others join, the first starts the game; each command
+    once the group shows the one before done (as people do). The bot handles a batch of
+    updates at once, so a /start sent in one batch with a /join may be handled first (too few
+    players: nothing dealt)."""
+    for user, command in [(users[0], "/new"), *((user, "/join") for user in users[1:])]:
+        since = api.call_count
+        api.send_message(user, group, command)
+        await api.wait_for(partial(shows, group.id, user.first_name), BOUND, since=since)
+    api.send_message(users[0], group, "/start")
+
+
+def shows(chat_id: int, words: str, call: ApiCall) -> bool:
+    """Whether `call` showed `words` in the chat."""
+    return call.chat_id == chat_id and words in (sent_text(call) or "")
 
 
 async def kill(child: Child) -> None:
@@ -78,10 +96,7 @@ async def test_a_kill_between_commit_and_send(api: FakeBotAPI, tmp_path: Path) -
         api.user_starts_bot(user)
     child = await spawn(api, database)
     try:
-        api.send_message(users[0], group, "/new")
-        for user in users[1:]:
-            api.send_message(user, group, "/join")
-        api.send_message(users[0], group, "/start")
+        await gather(api, group, users)
         await api.wait_for(lambda c: c.method in HAND_SENDS and c.chat_id == users[2].id, BOUND)
         # Press the current player's buttons until a press hands the turn on: the next
         # player's hand is then held, and the process killed while it waits.
@@ -171,10 +186,7 @@ async def test_a_kill_before_the_results_of_a_committed_move(
         api.user_starts_bot(user)
     child = await spawn(api, database)
     try:
-        api.send_message(users[0], group, "/new")
-        for user in users[1:]:
-            api.send_message(user, group, "/join")
-        api.send_message(users[0], group, "/start")
+        await gather(api, group, users)
         await api.wait_for(lambda c: c.method in HAND_SENDS and c.chat_id == users[2].id, BOUND)
         # The lobby's edits go last (low priority): its keyboard taken away is the last of them.
         await api.wait_for(
