@@ -25,6 +25,11 @@ def chat_key(chat_id: int) -> str:
     return chat_keys.chat_key(chat_keys.TELEGRAM, chat_id)
 
 
+def personal_key(user: int | str) -> str:
+    """Where the service keeps a person's own switches (`TURN_PING`, `PICTURES`)."""
+    return chat_keys.personal_key(chat_keys.TELEGRAM, str(user))
+
+
 def chat_id_of(key: str) -> int | None:
     """The Telegram chat id of a service chat key, None for another platform's chat."""
     return chat_keys.chat_id(key, chat_keys.TELEGRAM)

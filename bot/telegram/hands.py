@@ -29,7 +29,7 @@ from bot.presentation.mentions import fill, marker
 from bot.presentation.render import Renderer
 from bot.service import Service
 from bot.service.views import HandView
-from bot.telegram.common import chat_id_of, chat_key
+from bot.telegram.common import chat_id_of, personal_key
 from bot.telegram.games import TITLE, Game, Games, hand_ref
 from bot.telegram.keyboards import hand_keyboard, link_keyboard, step_keyboard
 from bot.telegram.mentions import mentioning
@@ -168,7 +168,7 @@ class Hands:
 
     async def own(self, player: str) -> Mapping[str, Any]:
         """A person's own switches, for a hand shown without an outcome that carries them."""
-        return await self.service.settings.personal(chat_key(int(player)))
+        return await self.service.settings.personal(personal_key(player))
 
     async def show_step(
         self,

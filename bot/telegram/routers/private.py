@@ -16,7 +16,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.service import Notice, Service
-from bot.telegram.common import chat_key, user_of
+from bot.telegram.common import personal_key, user_of
 from bot.telegram.hands import TURN_PING
 from bot.telegram.pictures import PICTURES
 from bot.telegram.retry import retrying
@@ -71,7 +71,7 @@ async def notify(message: Message, service: Service, ui: TelegramUI, lang: str) 
     """A person's own switch: a new message when their turn begins (on until turned off)."""
     assert message.from_user is not None
     on = await service.settings.toggle_personal(
-        chat_key(message.from_user.id), TURN_PING, default=True
+        personal_key(message.from_user.id), TURN_PING, default=True
     )
     ui.say(message.chat.id, ui.r.t(lang, "tg-notify-on" if on else "tg-notify-off"))
 
@@ -86,7 +86,7 @@ async def pictures(message: Message, service: Service, ui: TelegramUI, lang: str
     message or its next update with enough cards."""
     assert message.from_user is not None
     on = await service.settings.toggle_personal(
-        chat_key(message.from_user.id), PICTURES, default=True
+        personal_key(message.from_user.id), PICTURES, default=True
     )
     text = ui.r.t(lang, "tg-pictures-on", count=ui.picture_from) if on else None
     ui.say(message.chat.id, text or ui.r.t(lang, "tg-pictures-off"))
