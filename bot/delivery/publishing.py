@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Collection, Mapping
-from typing import Any, Protocol
+from collections.abc import Awaitable, Collection, Mapping
+from typing import Any, Protocol, TypeVar
 
 from bot.delivery.outbox_loop import Delivery, Send, Undelivered
 from bot.delivery.publisher import (
@@ -32,6 +32,7 @@ from core.events import DealerChosen
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 Shown = asyncio.Future[Any]  # completes when the platform took the message (raises if not)
 ENDED = ("finished", "killed")
 REVEALED = "revealed:"  # + viewer: the item of a challenged hand shown to the challenger
@@ -95,9 +96,8 @@ class Platform(Protocol):
         """After the hands (`shown`: the players whose hand is now up to date; `skip`: who
         acted and is looking at theirs): what the platform tells besides (turn prompts)."""
 
-    async def hands_again(self, out: Outcome) -> Outcome | None:
-        """After a start: `out` (a running game's table) with the hands to show again; None
-        when this process shows nothing of it."""
+    async def hands_again(self, out: Outcome) -> Outcome:
+        """After a start: `out` (a running game's table) with the hands to show again."""
 
     def forget(self, game_id: int) -> None:
         """A game shown ended: what is remembered of it goes."""
@@ -124,16 +124,16 @@ def dealt(out: Outcome) -> bool:
 class Publisher:
     """Publishes outcomes through one platform's operations (see the module's docstring)."""
 
-    @property
-    def queries(self) -> Queries:
-        return self._doors.queries
-
     def __init__(self, platform: Platform, doors: HasQueries, *, wait: float = 2.0) -> None:
         self.platform = platform
         self._doors = doors
         self.wait = wait  # how long a handler waits for the private messages
         self.delivery: Delivery | None = None  # settles the outbox entries of what is shown
         self.tasks: set[asyncio.Task[Any]] = set()  # the looks for a newer state under way
+
+    @property
+    def queries(self) -> Queries:
+        return self._doors.queries
 
     async def publish(
         self,
@@ -281,10 +281,11 @@ class Publisher:
         return (None if latest is None else latest.table), newer, shown
 
     @staticmethod
-    async def _read(read: Any) -> Any:
+    async def _read(read: Awaitable[T]) -> T:
+        """A read of the look; one that fails makes the outcome's entry come back."""
         try:
             return await read
-        except Exception as exc:  # the outcome's entry comes back, and looks again
+        except Exception as exc:
             log.exception("looking for a newer state failed")
             raise Undelivered(f"no look for a newer state: {exc}") from exc
 
@@ -296,15 +297,14 @@ class Publisher:
         for game_id, out in await open_games(self.queries, prefix):
             try:
                 again = await self.platform.hands_again(out)
-                if again is not None:
-                    await self.publish(again, results=False, wait=False, opens=True)
-                    count += 1
+                await self.publish(again, results=False, wait=False, opens=True)
+                count += 1
             except Exception:  # one broken game must not keep the others hidden
                 log.exception("showing game %s again failed", game_id)
         return count
 
 
-def again(out: Outcome, hands: Mapping[str, HandView], switches: Mapping[str, Any]) -> Outcome:
+def with_hands(out: Outcome, hands: Mapping[str, HandView], switches: Mapping[str, Any]) -> Outcome:
     """`out` with the hands (and their players' switches) to show again."""
     return dataclasses.replace(out, hands=dict(hands), switches=dict(switches))
 

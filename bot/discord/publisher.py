@@ -1,8 +1,9 @@
 """Which message shows each part of an outcome, when several processes may show one game.
 
 Any process may publish any game (a move made in a DM, a deadline or an outbox entry it claimed),
-so nothing another process may have changed is trusted from memory. The Discord calls are the
-`MessageOps` (`bot.discord.messages`); this module decides, and remembers what it safely can.
+so nothing another process may have changed is trusted from memory. The order of a publication
+is `bot.delivery.publishing`'s; the Discord calls are the `MessageOps` (`bot.discord.messages`);
+this module decides which message each part goes to, and remembers what it safely can.
 """
 
 from __future__ import annotations
@@ -187,7 +188,7 @@ class Publisher:
         if out.table is not None and out.table.status not in ("lobby", "running"):
             await safely(self.hands.drop_prompts(out.table.game_id), "delete turn prompts")
 
-    async def hands_again(self, out: Outcome) -> Outcome | None:
+    async def hands_again(self, out: Outcome) -> Outcome:
         """Whoever's turn it is (and whoever must answer a pending draw)."""
         table = out.table
         assert table is not None
@@ -202,7 +203,7 @@ class Publisher:
             if hand is not None:
                 hands[player] = hand
                 switches.update(mine.switches)
-        return publishing.again(out, hands, switches)
+        return publishing.with_hands(out, hands, switches)
 
     def forget(self, game_id: int) -> None:
         self.memory.forget(game_id)

@@ -148,6 +148,21 @@ class Games:
             return
         await self.remember_title(game_id, chat.title)
 
+    async def lobby_sent(self, game_id: int, message_id: int) -> None:
+        """Store the lobby's message id, known once Telegram answered its send. A game dealt
+        and shown before that (a quick /start, a computer player, a busy machine) found no
+        lobby to take the buttons from: they go now, or they would stay, refused forever."""
+        await self.put_ref(game_id, LOBBY, str(message_id))
+        game = self.known(game_id)
+        if game is not None and game.started:
+            self.retire_lobby(game, message_id)
+
+    def retire_lobby(self, game: Game, message_id: int) -> None:
+        """Take the lobby's buttons away, once: a dealt game's lobby would only refuse them."""
+        if not game.lobby_retired:
+            game.lobby_retired = True
+            self.sender.remove_keyboard(game.chat_id, message_id, low=True)
+
     def chat_key_of(self, game_id: int) -> str | None:
         """The service's chat key of a game this adapter has shown (None: not known yet)."""
         game = self._games.get(game_id)

@@ -25,14 +25,14 @@ from functools import partial
 from typing import Any
 
 from bot.delivery.outbox_loop import Delivery
-from bot.delivery.publishing import Publisher, again, done
+from bot.delivery.publishing import Publisher, done, with_hands
 from bot.presentation import notes
 from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, Service, User
 from bot.service.chat_settings import ChatSettings
 from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of
-from bot.telegram.games import LOBBY, TABLE, Game, Games
+from bot.telegram.games import LOBBY, TABLE, Games
 from bot.telegram.hands import Hands
 from bot.telegram.keyboards import lobby_keyboard, rematch_keyboard
 from bot.telegram.mentions import mentioning
@@ -222,7 +222,7 @@ class TelegramUI:
     ) -> None:
         """Nothing: a turn is told by the hand itself, sent new (`bot.telegram.hands`)."""
 
-    async def hands_again(self, out: Outcome) -> Outcome | None:
+    async def hands_again(self, out: Outcome) -> Outcome:
         """Every person who can act: the hand of each, read from the stored state. No
         notification: a turn the stopped process began and did not show is in its outbox
         entry, re-delivered (and notified) before this."""
@@ -230,7 +230,8 @@ class TelegramUI:
         assert view is not None
         hands: dict[str, HandView] = {}
         switches: dict[str, Mapping[str, Any]] = {}
-        for seat in view.seats:
+        private = await self.private_hands(out)  # (no hands yet: no title asked for)
+        for seat in view.seats if private else ():
             if seat.is_bot:
                 continue
             mine = await self.service.queries.hand(User(seat.id, seat.name), game_id=view.game_id)
@@ -238,7 +239,7 @@ class TelegramUI:
             if hand is not None and hand.choices:
                 hands[seat.id] = hand
                 switches.update(mine.switches)
-        return again(out, hands, switches)
+        return with_hands(out, hands, switches)
 
     def forget(self, game_id: int) -> None:
         self.games.forget(game_id)
@@ -270,7 +271,7 @@ class TelegramUI:
         r = self.r
         if view.top is None:  # a lobby, or a lobby that was cancelled
             slot = self.games.slot(view.game_id, game, LOBBY, chat_id)
-            slot.on_new_id = partial(self._lobby_sent, view.game_id)
+            slot.on_new_id = partial(self.games.lobby_sent, view.game_id)
             markup = lobby_keyboard(r, view) if view.status == "lobby" else None
 
             def render() -> Content:
@@ -287,7 +288,7 @@ class TelegramUI:
                     found = await self.games.stored_id(view.game_id, LOBBY)
                     lobby = None if found is None else str(found)
                 if lobby:
-                    self._retire_lobby(game, int(lobby))
+                    self.games.retire_lobby(game, int(lobby))
             markup = None
             if settings is None:
                 settings = await self.service.settings.settings(view.chat_key)
@@ -306,27 +307,12 @@ class TelegramUI:
             if found is None or found in slot.dropped:
                 # The worker that opened it is sending it (perhaps waiting for the group's
                 # budget): a second one here would show it twice. That worker follows its
-                # send with the newest state (`_converge`).
+                # send with the newest state (`Publisher.converge`).
                 return done()
             slot.take_over(found)
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
         return self.sender.update(slot, render, view.version, low=low, strict=strict)
-
-    async def _lobby_sent(self, game_id: int, message_id: int) -> None:
-        """Store the lobby's message id, known once Telegram answered its send. A game dealt
-        and shown before that (a quick /start, a computer player, a busy machine) found no
-        lobby to take the buttons from: they go now, or they would stay, refused forever."""
-        await self.games.put_ref(game_id, LOBBY, str(message_id))
-        game = self.games.known(game_id)
-        if game is not None and game.started:
-            self._retire_lobby(game, message_id)
-
-    def _retire_lobby(self, game: Game, message_id: int) -> None:
-        """Take the lobby's buttons away, once: a dealt game's lobby would only refuse them."""
-        if not game.lobby_retired:
-            game.lobby_retired = True
-            self.sender.remove_keyboard(game.chat_id, message_id, low=True)
 
     # ------------------------------------------------------------------ plain messages
 

@@ -95,7 +95,7 @@ class Platform:
     ) -> None:
         self.calls.append(("after", sorted(shown)))
 
-    async def hands_again(self, out: Outcome) -> Outcome | None:
+    async def hands_again(self, out: Outcome) -> Outcome:
         return out
 
     def forget(self, game_id: int) -> None:
