@@ -1,21 +1,22 @@
 """Which message shows each part of an outcome, when several processes may show one game.
 
 Any process may publish any game (a move made in a DM, a deadline or an outbox entry it claimed),
-so nothing another process may have changed is trusted from memory. The Discord calls are the
-`MessageOps` (`bot.discord.messages`); this module decides, and remembers what it safely can.
+so nothing another process may have changed is trusted from memory. The order of a publication
+is `bot.delivery.publishing`'s; the Discord calls are the `MessageOps` (`bot.discord.messages`);
+this module decides which message each part goes to, and remembers what it safely can.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any
 
+from bot.delivery import publishing
 from bot.delivery.outbox_loop import Delivery
-from bot.delivery.publisher import RESULTS, GameRefs, delivered, newer_hand, newer_table, open_games
+from bot.delivery.publisher import RESULTS, GameRefs
 from bot.discord.chats import PREFIX, channel_of
 from bot.discord.message_ops import DmClosed, Live, MessageOps
 from bot.discord.reply import LiveHand, Reply
@@ -67,14 +68,28 @@ class GameMemory(GameRefs):
 
 
 class Publisher:
+    """The Discord side of publishing (`bot.delivery.publishing.Publisher` keeps the order):
+    the table under each chat's lock and through an interaction's answer, the results, the
+    hands by DM or in their ephemeral, the turn prompts. Each operation awaits its calls, and
+    what fails is logged while the other parts still go out."""
+
     def __init__(self, service: Service, ops: MessageOps, switches: Switches) -> None:
         self.service = service
         self.ops = ops
         self.memory = GameMemory(service, switches)
         self.hands = Hands(service, ops, self.memory, switches)
-        self.delivery: Delivery | None = None  # settles the outbox entries of what is shown
+        self.flow = publishing.Publisher(self, service)
         self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)  # chat's table
         self._shown: dict[str, tuple[int, int]] = {}  # chat -> (game, table version) on screen
+
+    @property
+    def delivery(self) -> Delivery | None:
+        """Settles the outbox entries of what is shown."""
+        return self.flow.delivery
+
+    @delivery.setter
+    def delivery(self, value: Delivery | None) -> None:
+        self.flow.delivery = value
 
     # ------------------------------------------------------------------ an outcome
 
@@ -89,22 +104,7 @@ class Publisher:
     ) -> None:
         """Show an outcome: the table, the public results, every changed hand (not `skip`).
         `reply`: the interaction that caused it, told privately if the results cannot be posted."""
-        for view in (out.table, *out.hands.values()):
-            if view is not None:
-                self.memory.catch_up(view.game_id, view.version)
-        if out.table is not None and table:
-            await safely(self.show_table(out.table, out.names), "edit the table")
-        if announce:
-            await safely(self.announce(out, reply), "announce")
-        delivered = await self.hands.push(out, skip)
-        await safely(self.hands.tell_turns(out, delivered, skip), "tell whose turn it is")
-        if self.memory.shared:
-            await safely(self._converge(out, delivered), "show the newest state")
-        if out.table is not None and out.table.status not in ("lobby", "running"):
-            await safely(self.hands.drop_prompts(out.table.game_id), "delete turn prompts")
-            self.memory.forget(out.table.game_id)
-        if self.delivery is not None and out.outbox is not None:
-            self.delivery.track(out, [])  # shown (what failed here is logged, not retried)
+        await self.flow.publish(out, table=table, results=announce, skip=skip, reply=reply)
 
     async def publish_timed(self, out: Outcome) -> None:
         """A timer's outcome (a computer player moved, a turn timed out), or one of the
@@ -122,33 +122,6 @@ class Publisher:
             if isinstance(out, Outcome):
                 self.delivery.track(out, [], failure)
 
-    async def _converge(self, out: Outcome, delivered: Collection[str]) -> None:
-        """After publishing, with other processes publishing the same game too: if a newer
-        state was committed meanwhile, show its table, and the newer hands of the players
-        whose hand was just brought up to date. Their edits cross (an older one may reach
-        Discord after a newer one); whichever process publishes last looks here, so the newest
-        state wins in the end. One read when nothing is newer."""
-        shown = [v for v in (out.table, *out.hands.values()) if v is not None]
-        if not shown:
-            return
-        latest = await newer_table(
-            self.service.queries, shown[0].game_id, max(v.version for v in shown)
-        )
-        if latest is None or latest.table is None:
-            return
-        table = latest.table
-        await self.show_table(table, latest.names)
-        newer = Outcome(table.chat_key, table.lang, names=latest.names, settings=latest.settings)
-        for player in delivered:
-            found = await newer_hand(
-                self.service.queries, out.hands[player], latest.names.get(player, player)
-            )
-            if found is not None:
-                newer.hands[player] = found[0]
-                newer.switches.update(found[1].switches)
-        if newer.hands:
-            await self.hands.push(newer)
-
     async def show_open_games(self) -> None:
         """On start: every running game of a Discord channel is shown again from the stored
         state, so nothing waits for a timer: its table re-edited, and whoever's turn it is
@@ -157,16 +130,70 @@ class Publisher:
         Not with other processes (`shared`): they show their games, and what a stopped one
         left unshown is in the outbox (`bot.delivery.outbox_loop`); a process starting would
         otherwise prompt every player whose hand another process keeps up to date."""
-        if self.memory.shared:
-            return
-        for game_id, out in await open_games(self.service.queries, PREFIX):
-            await safely(self._show_again(out), f"show game {game_id} again")
+        if not self.memory.shared:
+            await self.flow.show_open_games(PREFIX)
 
-    async def _show_again(self, out: Outcome) -> None:
+    # the message operations of `bot.delivery.publishing.Platform`
+
+    @property
+    def awaited(self) -> bool:
+        return True  # every call is awaited: an interaction is answered after them
+
+    @property
+    def shared(self) -> bool:
+        return self.memory.shared
+
+    def ours(self, out: Outcome) -> bool:
+        return True  # a timer's or the outbox's outcome is checked first (`publish_timed`)
+
+    async def catch_up(self, out: Outcome) -> None:
+        for view in (out.table, *out.hands.values()):
+            if view is not None:
+                self.memory.catch_up(view.game_id, view.version)
+
+    async def present_table(
+        self, out: Outcome, view: TableView, *, opens: bool, strict: bool
+    ) -> publishing.Shown:
+        await safely(self.show_table(view, out.names), "edit the table")
+        return publishing.done()
+
+    async def present_results(self, out: Outcome, *, strict: bool, reply: Any) -> None:
+        """Posted and recorded here (a command's public answer is recorded the same way)."""
+        await safely(self._announce(out, reply), "announce")
+
+    async def private_hands(self, out: Outcome) -> bool:
+        return True  # by DM or in an ephemeral, as each member chose (`Switches`)
+
+    async def present_hand(
+        self, out: Outcome, view: HandView, *, strict: bool, opens: bool
+    ) -> publishing.Shown | None:
+        """Shown only when it now shows the truth (else the turn prompt tells the player)."""
+        try:
+            shown = await self.hands.show(view, out)
+        except Exception:
+            log.exception("could not update the hand of %s", view.player)
+            return None
+        return publishing.done() if shown else None
+
+    def reveals(self, out: Outcome) -> Mapping[str, str]:
+        return {}  # the challenger sees the challenged hand in their own answer
+
+    def present_reveal(self, viewer: str, text: str, *, strict: bool) -> publishing.Shown:
+        raise NotImplementedError  # no reveals (see `reveals`)
+
+    async def after_hands(
+        self, out: Outcome, shown: Collection[str], skip: Collection[str]
+    ) -> None:
+        await safely(self.hands.tell_turns(out, shown, skip), "tell whose turn it is")
+        if out.table is not None and out.table.status not in ("lobby", "running"):
+            await safely(self.hands.drop_prompts(out.table.game_id), "delete turn prompts")
+
+    async def hands_again(self, out: Outcome) -> Outcome:
+        """Whoever's turn it is (and whoever must answer a pending draw)."""
         table = out.table
         assert table is not None
         hands: dict[str, HandView] = {}
-        switches: dict[str, dict[str, Any]] = {}
+        switches: dict[str, Mapping[str, Any]] = {}
         for player in dict.fromkeys(p for p in (table.current, table.pending_target) if p):
             if is_bot(player):
                 continue
@@ -176,8 +203,10 @@ class Publisher:
             if hand is not None:
                 hands[player] = hand
                 switches.update(mine.switches)
-        again = dataclasses.replace(out, hands=hands, switches=switches)
-        await self.publish(again, announce=False)
+        return publishing.with_hands(out, hands, switches)
+
+    def forget(self, game_id: int) -> None:
+        self.memory.forget(game_id)
 
     # ------------------------------------------------------------------ the table and results
 
@@ -280,10 +309,7 @@ class Publisher:
         if latest.table is not None:
             await self.show_table(latest.table, latest.names)
 
-    async def announce(self, out: Outcome, reply: Reply | None) -> None:
-        """The public results, posted once: an outcome delivered again skips them."""
-        if delivered(out, RESULTS):
-            return
+    async def _announce(self, out: Outcome, reply: Reply | None) -> None:
         message_id = await self.ops.post_results(out, reply)
         if message_id is not None:
             await self.posted_results(out, message_id)
@@ -306,26 +332,14 @@ class Hands:
         self.memory = memory
         self.switches = switches
 
-    async def push(self, out: Outcome, skip: Collection[str] = ()) -> set[str]:
-        """Bring every changed hand up to date: by DM, or in the player's live ephemeral.
-        Returns the players whose hand now shows the truth."""
-        delivered: set[str] = set()
-        for player, hand in out.hands.items():
-            if player in skip or is_bot(player):
-                continue
-            try:
-                if await self.switches.by_dm(hand, out):
-                    anew = self.turn_begins(out, hand) and await self.switches.wants_ping(
-                        player, out
-                    )
-                    if await self.dm_hand(hand, out, anew=anew):
-                        delivered.add(player)
-                        continue
-                if await self._edit_live(hand, out):
-                    delivered.add(player)
-            except Exception:
-                log.exception("could not update the hand of %s", player)
-        return delivered
+    async def show(self, hand: HandView, out: Outcome) -> bool:
+        """Bring a changed hand up to date: by DM, or in the player's live ephemeral; whether
+        it now shows the truth."""
+        if await self.switches.by_dm(hand, out):
+            anew = self.turn_begins(out, hand) and await self.switches.wants_ping(hand.player, out)
+            if await self.dm_hand(hand, out, anew=anew):
+                return True
+        return await self._edit_live(hand, out)
 
     @staticmethod
     def turn_begins(out: Outcome, hand: HandView) -> bool:

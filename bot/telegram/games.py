@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiogram.exceptions import TelegramAPIError
 
@@ -52,8 +50,8 @@ class Game:
 
 class Games:
     """The games this process shows, by id. `converge`: other processes edit the same messages
-    (webhook workers over one database), so what is stored is read again before it is trusted,
-    and each show is followed by a look for a newer committed state (`then_converge`)."""
+    (webhook workers over one database), so what is stored is read again before it is trusted
+    (and each show is followed by a look for a newer state: `bot.delivery.publishing`)."""
 
     def __init__(self, service: HasRefs, sender: Sender) -> None:
         self.service = service
@@ -61,7 +59,6 @@ class Games:
         self.converge = False
         self._games: dict[int, Game] = {}
         self._loading: dict[int, asyncio.Future[Game]] = {}
-        self.tasks: set[asyncio.Task[Any]] = set()
 
     def known(self, game_id: int) -> Game | None:
         """The game, if this process remembers it."""
@@ -151,6 +148,21 @@ class Games:
             return
         await self.remember_title(game_id, chat.title)
 
+    async def lobby_sent(self, game_id: int, message_id: int) -> None:
+        """Store the lobby's message id, known once Telegram answered its send. A game dealt
+        and shown before that (a quick /start, a computer player, a busy machine) found no
+        lobby to take the buttons from: they go now, or they would stay, refused forever."""
+        await self.put_ref(game_id, LOBBY, str(message_id))
+        game = self.known(game_id)
+        if game is not None and game.started:
+            self.retire_lobby(game, message_id)
+
+    def retire_lobby(self, game: Game, message_id: int) -> None:
+        """Take the lobby's buttons away, once: a dealt game's lobby would only refuse them."""
+        if not game.lobby_retired:
+            game.lobby_retired = True
+            self.sender.remove_keyboard(game.chat_id, message_id, low=True)
+
     def chat_key_of(self, game_id: int) -> str | None:
         """The service's chat key of a game this adapter has shown (None: not known yet)."""
         game = self._games.get(game_id)
@@ -184,34 +196,3 @@ class Games:
                 slot.take_over(int(stored))
             else:
                 slot.shown = None
-
-    def then_converge(
-        self, shown: asyncio.Future[Any], converge: Callable[[], Awaitable[None]]
-    ) -> asyncio.Future[Any]:
-        """With other processes editing the same messages: `shown`, done only once the look for
-        a newer committed state that follows it (`bot.delivery.publisher.newer_table`) is done
-        too, and that state shown.
-
-        The outcome's outbox entry is finished then and no sooner. A process killed after its
-        edit of an older state landed over a newer one, and before it looked, leaves the entry
-        unfinished, and another process delivers it again from the latest state; finished with
-        the edit, it would leave the message stale for good (a finished game's table, which
-        nothing edits again)."""
-
-        async def then() -> Any:
-            result = await shown
-            await converge()
-            return result
-
-        task = asyncio.get_running_loop().create_task(then())
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-        task.add_done_callback(_retrieved)
-        return task
-
-
-def _retrieved(task: asyncio.Task[Any]) -> None:
-    """A failed show is the delivery's to act on, if one tracks it; nobody's else (asyncio
-    would log it as never retrieved)."""
-    if not task.cancelled():
-        task.exception()

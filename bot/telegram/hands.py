@@ -22,8 +22,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from bot.delivery.outbox_loop import Undelivered
-from bot.delivery.publisher import claim_turn, newer_hand
+from bot.delivery.publisher import claim_turn
 from bot.presentation import notes, steps
 from bot.presentation.mentions import fill, marker
 from bot.presentation.render import Renderer
@@ -93,9 +92,10 @@ class Hands:
         began: bool = False,
         opens: bool = True,
         own: Mapping[str, Any] | None = None,
-    ) -> asyncio.Future[Any]:
+    ) -> asyncio.Future[Any] | None:
         """Edit the player's hand message (or send it: `fresh` sends a new one at the bottom);
-        `strict`: the future raises if the send was given up for a reason that may pass.
+        `strict`: the future raises if the send was given up for a reason that may pass. None:
+        not shown (the private chat is closed, or another process sends it).
 
         `began`: the player's turn began with this change (`Outcome.turn_began`): the hand
         then moves to the bottom of the private chat as a new message, which Telegram notifies.
@@ -107,7 +107,7 @@ class Hands:
         if self.games.converge and slot.message_id is None and not fresh and not opens:
             found = None if slot.stored_id is None else await slot.stored_id()
             if found is None or found in slot.dropped:
-                return _done()  # the dealing worker sends it, then the newest state
+                return None  # the dealing worker sends it, then the newest state
             slot.take_over(found)
         if fresh:
             game.dm_closed.discard(view.player)
@@ -116,7 +116,7 @@ class Hands:
                 slot.dropped.add(slot.message_id)
                 slot.message_id, slot.shown = None, None
         elif view.player in game.dm_closed:
-            return _done()
+            return None
         if own is None:
             own = await self.own(view.player)
         # A turn begins: the hand as a new message, if the player wants it, by one process.
@@ -141,27 +141,9 @@ class Hands:
                 text = "\n".join(lines) + "\n\n" + text
             return self._hand_content(view, text, pictures), hand_keyboard(self.r, view, self.web)
 
-        future = self.sender.update(
+        return self.sender.update(
             slot, render, view.version, fresh=ping, sent_elsewhere=elsewhere, strict=strict
         )
-        if self.games.converge:
-            return self.games.then_converge(future, partial(self._converge_hand, view))
-        return future
-
-    async def _converge_hand(self, shown: HandView) -> None:
-        """After a hand's update: if a newer one was committed meanwhile, show it (another
-        process's newer hand may have gone out before this older one: `newer_table`)."""
-        try:
-            found = await newer_hand(self.service.queries, shown)
-        except Exception as exc:
-            log.exception("looking for a newer hand in game %s failed", shown.game_id)
-            raise Undelivered(f"no look for a newer hand: {exc}") from exc
-        if found is not None:
-            latest, out = found
-            # Never a new message either (a second hand message, left stale, would be the
-            # newest one in the private chat).
-            own = out.switches.get(latest.player)
-            await (await self.show(latest, out.names, opens=False, own=own))
 
     def _hand_content(self, view: HandView, text: str, wanted: bool) -> str | Photo:
         return hand_content(view, text, wanted=wanted, picture_from=self.picture_from)
@@ -256,9 +238,3 @@ class Hands:
 def _switch(own: Mapping[str, Any], key: str) -> bool:
     """One of a person's own switches (`TURN_PING`, `PICTURES`): on unless they turned it off."""
     return own.get(key) is not False
-
-
-def _done() -> asyncio.Future[Any]:
-    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-    future.set_result(None)
-    return future

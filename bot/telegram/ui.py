@@ -10,33 +10,29 @@ A dealt table is a photo: a wide banner of the top card, the color in play and t
 (`bot.telegram.table_picture`) with the table's text as its caption, one call per update as the
 text was; the chat's /settings turn it off (`ChatSettings.table_picture`).
 
-With other processes publishing too (`converge`: webhook workers over one database), only the
-outcome that opens a message (the lobby's creation, the deal) sends it new; every show is
-followed by a look for a newer committed state.
-
-An outcome committed with outbox entries is settled by `delivery` (`bot.delivery.outbox_loop`): its
-entries are finished once every send went out, or come back later if one failed. The table and the
-hands are edits of stored messages, safe to repeat; the results (`ANNOUNCED`) and a challenged hand
-are recorded once sent, and an outcome delivered again skips what it lists as delivered.
+The order of a publication, the look for a newer state with other processes (`converge`:
+webhook workers over one database) and the outbox's settling are `bot.delivery.publishing`'s;
+this class gives it Telegram's message operations, each a send queued per chat whose future
+completes when Telegram took it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import partial
 from typing import Any
 
-from bot.delivery.outbox_loop import Delivery, Send, Undelivered
-from bot.delivery.publisher import RESULTS, delivered, newer_table, open_games
+from bot.delivery.outbox_loop import Delivery
+from bot.delivery.publishing import Publisher, done, with_hands
 from bot.presentation import notes
 from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, Service, User
 from bot.service.chat_settings import ChatSettings
 from bot.service.views import HandView, TableView
 from bot.telegram.common import chat_id_of
-from bot.telegram.games import LOBBY, TABLE, Game, Games
+from bot.telegram.games import LOBBY, TABLE, Games
 from bot.telegram.hands import Hands
 from bot.telegram.keyboards import lobby_keyboard, rematch_keyboard
 from bot.telegram.mentions import mentioning
@@ -44,12 +40,8 @@ from bot.telegram.play_modes import PlayModes, table_markup
 from bot.telegram.sender import Content, Keyboard, Sender, Slot
 from bot.telegram.table_picture import table_content
 from bot.telegram.web_table import WebTable
-from core.events import DealerChosen
 
 log = logging.getLogger(__name__)
-
-ENDED = ("finished", "killed")
-REVEALED = "revealed:"  # + viewer: the item of a challenged hand shown to the challenger
 
 
 class TelegramUI:
@@ -73,16 +65,25 @@ class TelegramUI:
         self.sender = sender
         self.username = username
         self.wait = wait  # how long a handler waits for its messages before answering
-        self.delivery: Delivery | None = None  # settles the outbox entries of what is published
         self.games = Games(service, sender)
         self.hands = Hands(service, renderer, sender, self.games, self.link, web)
+        self.publisher = Publisher(self, service, wait=wait)
         self._messages: dict[tuple[int, int], Slot] = {}
-        self._tasks = self.games.tasks  # the looks for a newer state under way
+        self._tasks = self.publisher.tasks  # the looks for a newer state under way
+
+    @property
+    def delivery(self) -> Delivery | None:
+        """Settles the outbox entries of what is published."""
+        return self.publisher.delivery
+
+    @delivery.setter
+    def delivery(self, value: Delivery | None) -> None:
+        self.publisher.delivery = value
 
     @property
     def converge(self) -> bool:
         """Other processes edit the same messages (webhook workers over one database): after
-        each show, look whether a newer state was committed meanwhile (`Games.then_converge`)."""
+        each show, look whether a newer state was committed meanwhile (`Publisher.converge`)."""
         return self.games.converge
 
     @converge.setter
@@ -119,12 +120,17 @@ class TelegramUI:
     ) -> asyncio.Future[Any]:
         """Edit the player's hand message, or (`fresh`) send it new at the bottom (`own`: the
         player's switches, as the outcome carries them)."""
-        return await self.hands.show(view, names, fresh=fresh, own=own)
+        shown = await self.hands.show(view, names, fresh=fresh, own=own)
+        if shown is None:
+            return done()
+        if self.converge:
+            return self.publisher.converge(None, {view.player: view}, [shown])
+        return shown
 
     async def redeliver(self, out: Outcome) -> None:
         """An outbox entry that another process (or this one, earlier) left unfinished: it may
         have been killed after its edits reached Telegram and before it looked for a newer
-        state (`_converge`), so its messages may show an older state than this process
+        state (`Publisher.converge`), so its messages may show an older state than this process
         remembers showing. What they show is forgotten first: each is edited again, not
         skipped as unchanged (a finished game's table, or a hand with its turn's buttons, left
         one move behind for good)."""
@@ -137,70 +143,106 @@ class TelegramUI:
     # ------------------------------------------------------------------ publishing
 
     async def publish(self, out: Outcome, *, wait: bool = True) -> None:
-        """Show an outcome: the table, the changed hands, announcements, private texts; then
+        """Show an outcome: the table, announcements, the changed hands, private texts; then
         hand what was sent to the delivery, which settles the outcome's outbox entries."""
-        sends: list[Send] = []
-        failure: BaseException | None = None
-        try:
-            await self._publish(out, sends, wait=wait)
-        except BaseException as exc:
-            failure = exc
-            raise
-        finally:
-            if self.delivery is not None and out.outbox is not None:
-                self.delivery.track(out, sends, failure)
+        await self.publisher.publish(out, wait=wait)
 
-    async def _publish(self, out: Outcome, sends: list[Send], *, wait: bool) -> None:
-        chat_id = chat_id_of(out.chat_key)
-        if chat_id is None:
-            return
-        strict = out.outbox is not None and self.delivery is not None
-        # Only the private chats are waited for: a group edit may wait for the group's rate
-        # limit, and nobody should see a spinning button because of it.
-        futures: list[asyncio.Future[Any]] = []
-        dealt = any(isinstance(e, DealerChosen) for e in out.events) or (
-            out.outbox is not None and out.outbox.dealt
-        )
+    async def show_open_games(self, prefix: str) -> int:
+        """After a start: every running game's table, and the hand of every person who can act
+        in it, shown again from the stored state. Returns how many games were shown."""
+        return await self.publisher.show_open_games(prefix)
+
+    # the message operations of `bot.delivery.publishing.Platform`
+
+    @property
+    def awaited(self) -> bool:
+        return False  # sends are queued per chat (`bot.telegram.sender`)
+
+    @property
+    def shared(self) -> bool:
+        return self.games.converge
+
+    def ours(self, out: Outcome) -> bool:
+        return chat_id_of(out.chat_key) is not None
+
+    async def catch_up(self, out: Outcome) -> None:
         if out.table is not None:
             await self.games.catch_up(out.table.game_id, out.table.version)
-            opened = out.outbox is not None and out.outbox.opened  # a lobby's creation
-            opens = (out.table.version == 0 or opened) if out.table.top is None else dealt
-            shown = await self.show_table(
-                out.table, out.names, strict=strict, opens=opens, settings=out.settings
-            )
-            sends.append((None, shown))
-        private = self.modes.private_hands(await self.modes.of(out.chat_key, out.settings))
-        if private and out.hands:
-            await self.games.learn_title(chat_id, next(iter(out.hands.values())).game_id)
-        for player, view in out.hands.items() if private else ():
-            drawn = notes.drawn(self.r, out, player, view.colorblind)
-            began = out.turn_began == player
-            futures.append(
-                await self.hands.show(
-                    view,
-                    out.names,
-                    notes=drawn,
-                    strict=strict,
-                    began=began,
-                    opens=dealt,
-                    own=out.switches.get(player),
-                )
-            )
-            sends.append((None, futures[-1]))
-        for viewer, text in notes.revealed(self.r, out, self.r.colorblind(out)).items():
-            # The challenged hand: to the challenger's private chat only.
-            if viewer.isdigit() and not delivered(out, REVEALED + viewer):
-                futures.append(self.sender.send(int(viewer), text, strict=strict))
-                sends.append((REVEALED + viewer, futures[-1]))
+
+    async def present_table(
+        self, out: Outcome, view: TableView, *, opens: bool, strict: bool
+    ) -> asyncio.Future[Any]:
+        return await self.show_table(
+            view, out.names, strict=strict, opens=opens, settings=out.settings
+        )
+
+    async def present_results(
+        self, out: Outcome, *, strict: bool, reply: Any
+    ) -> asyncio.Future[Any] | None:
         texts = self.r.announcements(out)
-        if texts and not delivered(out, RESULTS):
-            markup = None
-            if out.match_finished and out.table is not None:  # the result: offer a rematch
-                markup = rematch_keyboard(self.r, out.lang, out.table.game_id)
-            results = self.sender.send(chat_id, "\n\n".join(texts), markup, strict=strict)
-            sends.append((RESULTS, results))
-        if wait and futures:
-            await asyncio.wait(futures, timeout=self.wait)
+        chat_id = chat_id_of(out.chat_key)
+        if not texts or chat_id is None:
+            return None
+        markup = None
+        if out.match_finished and out.table is not None:  # the result: offer a rematch
+            markup = rematch_keyboard(self.r, out.lang, out.table.game_id)
+        return self.sender.send(chat_id, "\n\n".join(texts), markup, strict=strict)
+
+    async def private_hands(self, out: Outcome) -> bool:
+        private = self.modes.private_hands(await self.modes.of(out.chat_key, out.settings))
+        chat_id = chat_id_of(out.chat_key)
+        if private and out.hands and chat_id is not None:
+            await self.games.learn_title(chat_id, next(iter(out.hands.values())).game_id)
+        return private
+
+    async def present_hand(
+        self, out: Outcome, view: HandView, *, strict: bool, opens: bool
+    ) -> asyncio.Future[Any] | None:
+        player = view.player
+        return await self.hands.show(
+            view,
+            out.names,
+            notes=notes.drawn(self.r, out, player, view.colorblind),
+            strict=strict,
+            began=out.turn_began == player,
+            opens=opens,
+            own=out.switches.get(player),
+        )
+
+    def reveals(self, out: Outcome) -> Mapping[str, str]:
+        # The challenged hand: to the challenger's private chat only.
+        shown = notes.revealed(self.r, out, self.r.colorblind(out))
+        return {viewer: text for viewer, text in shown.items() if viewer.isdigit()}
+
+    def present_reveal(self, viewer: str, text: str, *, strict: bool) -> asyncio.Future[Any]:
+        return self.sender.send(int(viewer), text, strict=strict)
+
+    async def after_hands(
+        self, out: Outcome, shown: Collection[str], skip: Collection[str]
+    ) -> None:
+        """Nothing: a turn is told by the hand itself, sent new (`bot.telegram.hands`)."""
+
+    async def hands_again(self, out: Outcome) -> Outcome:
+        """Every person who can act: the hand of each, read from the stored state. No
+        notification: a turn the stopped process began and did not show is in its outbox
+        entry, re-delivered (and notified) before this."""
+        view = out.table
+        assert view is not None
+        hands: dict[str, HandView] = {}
+        switches: dict[str, Mapping[str, Any]] = {}
+        private = await self.private_hands(out)  # (no hands yet: no title asked for)
+        for seat in view.seats if private else ():
+            if seat.is_bot:
+                continue
+            mine = await self.service.queries.hand(User(seat.id, seat.name), game_id=view.game_id)
+            hand = mine.hands.get(seat.id)
+            if hand is not None and hand.choices:
+                hands[seat.id] = hand
+                switches.update(mine.switches)
+        return with_hands(out, hands, switches)
+
+    def forget(self, game_id: int) -> None:
+        self.games.forget(game_id)
 
     async def settle(self, future: asyncio.Future[Any]) -> None:
         """Wait (a little) until a private chat shows what was just submitted."""
@@ -229,7 +271,7 @@ class TelegramUI:
         r = self.r
         if view.top is None:  # a lobby, or a lobby that was cancelled
             slot = self.games.slot(view.game_id, game, LOBBY, chat_id)
-            slot.on_new_id = partial(self._lobby_sent, view.game_id)
+            slot.on_new_id = partial(self.games.lobby_sent, view.game_id)
             markup = lobby_keyboard(r, view) if view.status == "lobby" else None
 
             def render() -> Content:
@@ -246,7 +288,7 @@ class TelegramUI:
                     found = await self.games.stored_id(view.game_id, LOBBY)
                     lobby = None if found is None else str(found)
                 if lobby:
-                    self._retire_lobby(game, int(lobby))
+                    self.games.retire_lobby(game, int(lobby))
             markup = None
             if settings is None:
                 settings = await self.service.settings.settings(view.chat_key)
@@ -265,75 +307,12 @@ class TelegramUI:
             if found is None or found in slot.dropped:
                 # The worker that opened it is sending it (perhaps waiting for the group's
                 # budget): a second one here would show it twice. That worker follows its
-                # send with the newest state (`_converge`).
-                return _done()
+                # send with the newest state (`Publisher.converge`).
+                return done()
             slot.take_over(found)
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
-        future = self.sender.update(slot, render, view.version, low=low, strict=strict)
-        if view.status in ENDED:
-            future.add_done_callback(lambda _: self.games.forget(view.game_id))
-        if self.converge:
-            return self.games.then_converge(future, partial(self._converge, view))
-        return future
-
-    async def _lobby_sent(self, game_id: int, message_id: int) -> None:
-        """Store the lobby's message id, known once Telegram answered its send. A game dealt
-        and shown before that (a quick /start, a computer player, a busy machine) found no
-        lobby to take the buttons from: they go now, or they would stay, refused forever."""
-        await self.games.put_ref(game_id, LOBBY, str(message_id))
-        game = self.games.known(game_id)
-        if game is not None and game.started:
-            self._retire_lobby(game, message_id)
-
-    def _retire_lobby(self, game: Game, message_id: int) -> None:
-        """Take the lobby's buttons away, once: a dealt game's lobby would only refuse them."""
-        if not game.lobby_retired:
-            game.lobby_retired = True
-            self.sender.remove_keyboard(game.chat_id, message_id, low=True)
-
-    async def _converge(self, shown: TableView) -> None:
-        """After a table edit: if a newer state of the game was committed meanwhile, show it.
-
-        Two processes edit one table message; the older state's edit (say, one that waited for
-        the group's budget) may reach Telegram after the newer one and overwrite it. Whichever
-        process sent last looks here, and the newest state wins in the end."""
-        try:
-            out = await newer_table(self.service.queries, shown.game_id, shown.version)
-        except Exception as exc:  # the outcome's entry comes back, and looks again
-            log.exception("looking for a newer table of game %s failed", shown.game_id)
-            raise Undelivered(f"no look for a newer table: {exc}") from exc
-        if out is not None and out.table is not None:
-            # Never a new message: a lobby edit converging on the dealt table while the dealing
-            # process is still sending it would show the table twice (that one converges too).
-            await (await self.show_table(out.table, out.names, opens=False, settings=out.settings))
-
-    async def show_open_games(self, prefix: str) -> int:
-        """After a start: every running game's table, and the hand of every person who can act
-        in it, shown again from the stored state (what a stopped process had not sent yet is
-        sent now; what it had sent is not modified). Returns how many games were shown."""
-        shown = 0
-        for game_id, out in await open_games(self.service.queries, prefix):
-            view = out.table
-            assert view is not None
-            try:
-                await self.show_table(view, out.names, settings=out.settings)
-                private = self.modes.private_hands(await self.modes.of(view.chat_key, out.settings))
-                for seat in view.seats:
-                    if seat.is_bot or not private:
-                        continue
-                    mine = await self.service.queries.hand(
-                        User(seat.id, seat.name), game_id=game_id
-                    )
-                    hand = mine.hands.get(seat.id)
-                    if hand is not None and hand.choices:
-                        # No notification: a turn the stopped process began and did not show
-                        # is in its outbox entry, re-delivered (and notified) before this.
-                        await self.hands.show(hand, mine.names, own=mine.switches.get(seat.id))
-                shown += 1
-            except Exception:  # one broken game must not keep the others hidden
-                log.exception("showing game %s again failed", game_id)
-        return shown
+        return self.sender.update(slot, render, view.version, low=low, strict=strict)
 
     # ------------------------------------------------------------------ plain messages
 
@@ -362,9 +341,3 @@ class TelegramUI:
             slot = self._messages[key] = Slot(chat_id, message_id)
         content: Content = (text, markup)
         return self.sender.update(slot, lambda: content, slot.version)
-
-
-def _done() -> asyncio.Future[Any]:
-    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-    future.set_result(None)
-    return future

@@ -275,10 +275,10 @@ async def test_an_entry_is_finished_only_once_its_process_looked_for_a_newer_tab
         await worker.publish(await _turn_for(service, chat_key(group.id), users))
         await asyncio.wait_for(looking.wait(), SETTLE_TIMEOUT)
         assert len(api.calls(chat_id=group.id)) > edits  # the table edit went out
-        # What the delivery waits for before it finishes the entry: the table's show (the
-        # first send of a publication) is not done while its look is under way.
-        item, table_shown = tracked[0]
-        assert item is None and not asyncio.ensure_future(table_shown).done()
+        # What the delivery waits for before it finishes the entry: the look (the last send
+        # of a publication) is not done while it is under way.
+        item, look = tracked[-1]
+        assert item is None and not asyncio.ensure_future(look).done()
         [*_, (entry, sent, _)] = outbox_rows(database)
         assert sent is None, f"entry {entry} finished before its process looked"
 
