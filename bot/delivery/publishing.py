@@ -121,6 +121,18 @@ def dealt(out: Outcome) -> bool:
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class _How:
+    """How one outcome is published (`Publisher.publish`'s options)."""
+
+    table: bool
+    results: bool
+    skip: frozenset[str]
+    reply: Any
+    wait: bool
+    opens: bool
+
+
 class Publisher:
     """Publishes outcomes through one platform's operations (see the module's docstring)."""
 
@@ -150,10 +162,11 @@ class Publisher:
         the hands of `skip`), then hand what was sent to the delivery. `wait`: until the
         private messages went out (a little); `opens`: every message may be sent new (the
         games shown again at start)."""
+        how = _How(table, results, frozenset(skip), reply, wait, opens)
         sends: list[Send] = []
         failure: BaseException | None = None
         try:
-            await self._publish(out, sends, table, results, skip, reply, wait, opens)
+            await self._publish(out, sends, how)
         except BaseException as exc:
             failure = exc
             raise
@@ -161,17 +174,7 @@ class Publisher:
             if self.delivery is not None and out.outbox is not None:
                 self.delivery.track(out, sends, failure)
 
-    async def _publish(
-        self,
-        out: Outcome,
-        sends: list[Send],
-        table: bool,
-        results: bool,
-        skip: Collection[str],
-        reply: Any,
-        wait: bool,
-        opens: bool,
-    ) -> None:
+    async def _publish(self, out: Outcome, sends: list[Send], how: _How) -> None:
         ops = self.platform
         if not ops.ours(out):
             return
@@ -179,22 +182,22 @@ class Publisher:
         await ops.catch_up(out)
         looked: list[Shown] = []  # what the look for a newer state follows
         table_shown: Shown | None = None
-        if out.table is not None and table:
+        if out.table is not None and how.table:
             table_shown = await ops.present_table(
-                out, out.table, opens=opens or opens_table(out), strict=strict
+                out, out.table, opens=how.opens or opens_table(out), strict=strict
             )
             looked.append(table_shown)
             sends.append((None, table_shown))
-        if results and not delivered(out, RESULTS):
-            posted = await ops.present_results(out, strict=strict, reply=reply)
+        if how.results and not delivered(out, RESULTS):
+            posted = await ops.present_results(out, strict=strict, reply=how.reply)
             if posted is not None:
                 sends.append((RESULTS, posted))
         hands: dict[str, Shown] = {}
         private = bool(out.hands) and await ops.private_hands(out)
         for player, view in out.hands.items() if private else ():
-            if player in skip or is_bot(player):
+            if player in how.skip or is_bot(player):
                 continue
-            shown = await ops.present_hand(out, view, strict=strict, opens=opens or dealt(out))
+            shown = await ops.present_hand(out, view, strict=strict, opens=how.opens or dealt(out))
             if shown is not None:
                 hands[player] = shown
                 sends.append((None, shown))
@@ -203,10 +206,10 @@ class Publisher:
             if not delivered(out, REVEALED + viewer):
                 private_sends.append(ops.present_reveal(viewer, text, strict=strict))
                 sends.append((REVEALED + viewer, private_sends[-1]))
-        await ops.after_hands(out, hands, skip)
+        await ops.after_hands(out, hands, how.skip)
         # Only the private chats are waited for: a group's edit may wait for its rate limit,
         # and nobody should see a spinning button because of it.
-        if wait and private_sends and not ops.awaited:
+        if how.wait and private_sends and not ops.awaited:
             await asyncio.wait(private_sends, timeout=self.wait)
         looked.extend(hands.values())
         if ops.shared and looked:

@@ -301,6 +301,13 @@ class Table:
             text = msg.plain_text.replace("\n", " | ")[:200]
             data = [b.get("callback_data") for b in msg.buttons]
             lines.append(f"    {msg.message_id}{' (deleted)' * msg.deleted}: {text} {data}")
+        for user in self.users:
+            lines.append(f"  the last calls for {user.id}'s private chat:")
+            for c in self.api.calls(chat_id=user.id)[-12:]:
+                result = c.result if isinstance(c.result, dict) else {}
+                target = c.params.get("message_id") or result.get("message_id", "")
+                outcome = "ok" if c.ok else c.description
+                lines.append(f"    {c.arrived:.2f} {c.via} {c.method} {target}: {outcome}")
         return "\n".join(lines)
 
     def posts(self, update: int) -> str:
