@@ -145,7 +145,7 @@ class UnitOfWork:
         if work is not None:
             out.notices[:0] = work.notices
             out.outbox = work.entries
-            await in_force.fill(out, self.settings, work._settings)  # after the chat's lock
+            await in_force.fill(out, self.settings, work.settings_read)  # after the chat's lock
         return out
 
     async def run_for_game(
@@ -211,7 +211,7 @@ class UnitOfWork:
             out = Outcome(chat_key, work.lang, notices=list(work.notices))
         if out is not None:
             out.outbox = work.entries
-            await in_force.fill(out, self.settings, work._settings)
+            await in_force.fill(out, self.settings, work.settings_read)
         return out
 
     def lobby_deadline(self) -> float | None:
@@ -242,6 +242,11 @@ class Work:
         this process's cache, for an update that changes them)."""
         if self._settings is None or fresh:
             self._settings = await self.uow.settings.chat(self.chat_key, fresh=fresh)
+        return self._settings
+
+    @property
+    def settings_read(self) -> ChatSettings | None:
+        """The chat's settings, if this update read them (the outcome carries them then)."""
         return self._settings
 
     @property
