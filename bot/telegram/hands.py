@@ -208,6 +208,7 @@ class Hands:
                 slot.dropped.add(old)
         if slot is not None:
             slot.take_over(hand)
+            slot.version = -1  # what it shows is not known: the next state is shown, even older
 
     def hand_message_id(self, game_id: int, player: str) -> int | None:
         game = self.games.known(game_id)

@@ -19,6 +19,7 @@ from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup
 
+from bot.delivery.publisher import store_sent
 from bot.presentation import steps
 from bot.presentation.buttons import BACK, HandKey, parse
 from bot.service import Outcome, Service, User
@@ -444,3 +445,56 @@ async def test_back_from_a_step_another_process_showed_shows_the_hand_again(
     await second.settle()
     assert api.last_message(player.id).message_id == message.message_id
     assert _shows_hand_in_force(api, player, view), "the colors are still shown"
+
+
+async def test_a_stale_press_on_the_hand_another_process_restored_shows_the_hand_in_force(
+    api: FakeBotAPI, two_workers: Setup
+) -> None:
+    """Two processes send one player's hand new for two turns at once: the first its turn's
+    hand, whose id it stores last, so the second's newer message goes (`store_sent`). The
+    player presses the first's message, stale; the second process takes the press with the
+    hand read before the newest commit. The player is left a hand to press, in force."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    assert out.table is not None
+    game_id, key = out.table.game_id, f"tg:hand:{player.id}"
+    await second.publish(out)
+    await second.settle()
+    # The first process's message of this turn: sent new, its id not stored yet.
+    older = out.hands[me.id]
+    keyboard = hand_keyboard(renderer(), older)
+    assert keyboard is not None
+    await first.sender.bot.send_message(
+        player.id, "hand", reply_markup=InlineKeyboardMarkup.model_validate_json(keyboard)
+    )
+    pressed = api.last_message(player.id)
+    # The player moves from it; the press that follows, stale, is refused with the hand as
+    # read now.
+    moved = await service.play.act(
+        me, older.action_for(older.choices[0].key)[0], chat_key=chat, version=older.version
+    )
+    assert moved.ok, moved.error
+    refused = await service.play.act(
+        me, older.action_for(older.choices[0].key)[0], chat_key=chat, version=older.version
+    )
+    assert not refused.ok and me.id in refused.hands
+    # The player's next turn, published by the second process: its hand sent new.
+    turn = moved
+    while turn.turn_began != me.id:
+        turn = await _turn_for(service, chat, users)
+    await second.publish(turn)
+    await second.settle()
+    newest = api.last_message(player.id).message_id
+    assert newest > pressed.message_id
+    # The first process stores its message last: the second's goes.
+    replaced = await store_sent(service.refs, game_id, key, str(pressed.message_id))
+    assert replaced == str(newest)
+    await first.sender.bot.delete_message(player.id, newest)
+    # The second process takes the stale press.
+    await second.ui.hands.hand_pressed(game_id, me.id, pressed.message_id)
+    await second.ui.publish(refused)
+    await second.settle()
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
+    assert _shows_hand_in_force(api, player, now), api.last_message(player.id).plain_text
