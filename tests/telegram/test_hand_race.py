@@ -33,7 +33,7 @@ from bot.telegram.sender import Sender
 from bot.telegram.session import BotSession
 from bot.telegram.ui import TelegramUI
 from tests.telegram.conftest import SETTLE_TIMEOUT, renderer
-from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser
+from tests.telegram.fake_bot_api import FakeBotAPI, FakeUser, StoredMessage
 from tests.telegram.players import hand_acts
 from tests.telegram.test_lobby_race import Worker as LobbyWorker
 
@@ -84,6 +84,19 @@ async def _press(
     key = parse(data)
     assert isinstance(key, HandKey)
     await hand_button(callback, key, service, worker.ui, "ru")
+
+
+async def _unstored_hand(
+    api: FakeBotAPI, worker: Worker, player: FakeUser, view: HandView
+) -> StoredMessage:
+    """A hand message `worker` sent new with `view`'s buttons, its id not stored (the process
+    was killed first, or has not stored it yet)."""
+    keyboard = hand_keyboard(renderer(), view)
+    assert keyboard is not None
+    await worker.sender.bot.send_message(
+        player.id, "hand", reply_markup=InlineKeyboardMarkup.model_validate_json(keyboard)
+    )
+    return api.last_message(player.id)
 
 
 def _hand_sends(api: FakeBotAPI, user: FakeUser, since: int) -> list[int]:
@@ -322,13 +335,7 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
     await second.settle()
     stored = int(await service.refs.get(game_id, f"tg:hand:{player.id}") or 0)
     # The killed process's message: the same turn's hand, sent new, its id never stored.
-    view = out.hands[me.id]
-    keyboard = hand_keyboard(renderer(), view)
-    assert keyboard is not None
-    await first.sender.bot.send_message(
-        player.id, "hand", reply_markup=InlineKeyboardMarkup.model_validate_json(keyboard)
-    )
-    orphan = api.last_message(player.id)
+    orphan = await _unstored_hand(api, first, player, out.hands[me.id])
     pressable = hand_acts(orphan)
     # The game goes on (the player moves), published by the second process.
     hand = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
@@ -464,12 +471,7 @@ async def test_a_stale_press_on_the_hand_another_process_restored_shows_the_hand
     await second.settle()
     # The first process's message of this turn: sent new, its id not stored yet.
     older = out.hands[me.id]
-    keyboard = hand_keyboard(renderer(), older)
-    assert keyboard is not None
-    await first.sender.bot.send_message(
-        player.id, "hand", reply_markup=InlineKeyboardMarkup.model_validate_json(keyboard)
-    )
-    pressed = api.last_message(player.id)
+    pressed = await _unstored_hand(api, first, player, older)
     # The player moves from it; the press that follows, stale, is refused with the hand as
     # read now.
     moved = await service.play.act(
