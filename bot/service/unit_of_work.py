@@ -232,7 +232,7 @@ class Work:
         self.notices: list[Notice] = []  # for the whole chat, whatever the use case answers
         self.timed = False  # a deadline's work: no command to answer, all goes to the chat
         self.entries: Entries | None = None  # the outbox entries committed so far
-        self._settings: ChatSettings | None = None
+        self.settings_read: ChatSettings | None = None  # (the outcome carries them)
         self._taken: Match | None = None
 
     # ------------------------------------------------------------------ settings
@@ -240,24 +240,19 @@ class Work:
     async def settings(self, *, fresh: bool = False) -> ChatSettings:
         """The chat's settings, read once per update (`fresh`: from the database, not from
         this process's cache, for an update that changes them)."""
-        if self._settings is None or fresh:
-            self._settings = await self.uow.settings.chat(self.chat_key, fresh=fresh)
-        return self._settings
-
-    @property
-    def settings_read(self) -> ChatSettings | None:
-        """The chat's settings, if this update read them (the outcome carries them then)."""
-        return self._settings
+        if self.settings_read is None or fresh:
+            self.settings_read = await self.uow.settings.chat(self.chat_key, fresh=fresh)
+        return self.settings_read
 
     @property
     def lang(self) -> str:
         """The chat's language, else the acting user's (nothing is stored for a refusal)."""
-        stored = None if self._settings is None else self._settings.lang
+        stored = None if self.settings_read is None else self.settings_read.lang
         return stored or lang_of(self.hint)
 
     async def put_settings(self, settings: ChatSettings) -> None:
         await self.uow.settings.put_chat(self.chat_key, settings)
-        self._settings = settings
+        self.settings_read = settings
 
     def refuse(self, key: str, **args: Any) -> Outcome:
         """A refusal with no game to speak of (no names, no table)."""
@@ -343,7 +338,7 @@ class Work:
                 await self.put_settings(chosen)
             except StorageError as exc:  # the lobby is open; its language is only not kept
                 logger.warning("chat %s: storing the language failed: %s", self.chat_key, exc)
-                self._settings = chosen
+                self.settings_read = chosen
         return Match.from_record(rec, None)
 
     def _outbox_payload(
