@@ -106,9 +106,10 @@ class Hands:
         game, slot = await self._hand_slot(view, names)
         if self.games.converge and slot.message_id is None and not fresh and not opens:
             found = None if slot.stored_id is None else await slot.stored_id()
-            if found is None or found in slot.dropped:
+            if found is None:
                 return None  # the dealing worker sends it, then the newest state
-            slot.take_over(found)
+            if found not in slot.dropped:  # (one this process found gone: it sends it new)
+                slot.take_over(found)
         if fresh:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:

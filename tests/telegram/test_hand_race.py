@@ -25,7 +25,9 @@ from bot.presentation.buttons import BACK, HandKey, parse
 from bot.service import Outcome, Service, User
 from bot.service.views import HandView
 from bot.storage import Storage
+from bot.telegram import retry
 from bot.telegram.callbacks import hand_data
+from bot.telegram.chat_queue import NETWORK_ATTEMPTS
 from bot.telegram.common import chat_key
 from bot.telegram.keyboards import hand_keyboard
 from bot.telegram.routers.play import hand_button
@@ -500,3 +502,36 @@ async def test_a_stale_press_on_the_hand_another_process_restored_shows_the_hand
     await second.settle()
     now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
     assert _shows_hand_in_force(api, player, now), api.last_message(player.id).plain_text
+
+
+async def test_a_hand_whose_resend_was_given_up_is_sent_with_the_next_state(
+    api: FakeBotAPI, two_workers: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player deleted their hand message; the process that found it gone could not send
+    it new (Telegram failed every try) and gave up. The next state of the game sends it new:
+    nobody else will (before, the process took the stored message, which it had given up, for
+    one another process was still sending, and showed nothing until a press or a timer)."""
+    monkeypatch.setattr(retry, "FIRST_WAIT", 0.001)  # the tries, not their pauses, matter here
+    service, chat, users, _first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    await second.publish(out)
+    await second.settle()
+    api.message(player.id, api.last_message(player.id).message_id).deleted = True  # by them
+    api.fail_next("sendMessage", 502, count=NETWORK_ATTEMPTS, chat_id=player.id)
+    hand = out.hands[me.id]
+    moved = await service.play.act(
+        me, hand.action_for(hand.choices[0].key)[0], chat_key=chat, version=hand.version
+    )
+    assert moved.ok, moved.error
+    await second.publish(moved)
+    await second.settle()
+    assert not [m for m in api.messages(player.id) if m.from_bot], "the resend was not given up"
+    turn = moved
+    while turn.turn_began != me.id:
+        turn = await _turn_for(service, chat, users)
+        await second.publish(turn)
+    await second.settle()
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
+    assert _shows_hand_in_force(api, player, now)
