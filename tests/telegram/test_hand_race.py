@@ -535,3 +535,28 @@ async def test_a_hand_whose_resend_was_given_up_is_sent_with_the_next_state(
     await second.settle()
     now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
     assert _shows_hand_in_force(api, player, now)
+
+
+async def test_a_table_whose_resend_was_given_up_is_sent_with_the_next_state(
+    api: FakeBotAPI, two_workers: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for the group's table: deleted there, its resend given up, the next state of
+    the game sends it new."""
+    monkeypatch.setattr(retry, "FIRST_WAIT", 0.001)
+    service, chat, users, _first, second = two_workers
+    group = int(chat.split(":")[-1])
+    out = await _turn_for(service, chat, users)
+    await second.publish(out)
+    await second.settle()
+    table = api.last_message(group).message_id
+    api.message(group, table).deleted = True  # by an admin
+    for method in ("sendMessage", "sendPhoto"):
+        api.fail_next(method, 502, count=NETWORK_ATTEMPTS, chat_id=group)
+    await second.publish(await _turn_for(service, chat, users))
+    await second.settle()
+    assert api.last_message(group).message_id < table, "the resend was not given up"
+    await second.publish(await _turn_for(service, chat, users))
+    await second.settle()
+    now = await service.queries.table(chat)
+    assert now.table is not None
+    assert api.last_message(group).plain_text == renderer().table(now.table, now.names)
