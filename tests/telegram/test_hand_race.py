@@ -54,6 +54,12 @@ class Worker(LobbyWorker):
         self.ui.converge = True  # as with other processes over one database
 
 
+async def _first_choice(service: Service, me: User, hand: HandView, chat: str) -> Outcome:
+    """`me` plays the first choice `hand` offers, at `hand`'s version (stale, if it is old)."""
+    action = hand.action_for(hand.choices[0].key)[0]
+    return await service.play.act(me, action, chat_key=chat, version=hand.version)
+
+
 async def _turn_for(service: Service, chat: str, users: dict[str, FakeUser]) -> Outcome:
     """The next move of whoever is to act, as an outcome that begins another person's turn."""
     for _ in range(50):
@@ -62,8 +68,7 @@ async def _turn_for(service: Service, chat: str, users: dict[str, FakeUser]) -> 
         user = users[table.current]
         me = User(str(user.id), user.first_name)
         hand = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
-        action = hand.action_for(hand.choices[0].key)[0]
-        out = await service.play.act(me, action, chat_key=chat, version=hand.version)
+        out = await _first_choice(service, me, hand, chat)
         assert out.ok, out.error
         if out.turn_began is not None and out.turn_began in out.hands:
             return out
@@ -341,9 +346,7 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
     pressable = hand_acts(orphan)
     # The game goes on (the player moves), published by the second process.
     hand = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
-    moved = await service.play.act(
-        me, hand.action_for(hand.choices[0].key)[0], chat_key=chat, version=hand.version
-    )
+    moved = await _first_choice(service, me, hand, chat)
     assert moved.ok, moved.error
     await second.publish(moved)
     await second.settle()
@@ -378,9 +381,7 @@ async def _older_edit_lands_late(
     await second.publish(out)
     await second.settle()
     older = out.hands[me.id]
-    moved = await service.play.act(
-        me, older.action_for(older.choices[0].key)[0], chat_key=chat, version=older.version
-    )
+    moved = await _first_choice(service, me, older, chat)
     assert moved.ok, moved.error
     await second.publish(moved)
     await second.settle()
@@ -476,13 +477,9 @@ async def test_a_stale_press_on_the_hand_another_process_restored_shows_the_hand
     pressed = await _unstored_hand(api, first, player, older)
     # The player moves from it; the press that follows, stale, is refused with the hand as
     # read now.
-    moved = await service.play.act(
-        me, older.action_for(older.choices[0].key)[0], chat_key=chat, version=older.version
-    )
+    moved = await _first_choice(service, me, older, chat)
     assert moved.ok, moved.error
-    refused = await service.play.act(
-        me, older.action_for(older.choices[0].key)[0], chat_key=chat, version=older.version
-    )
+    refused = await _first_choice(service, me, older, chat)
     assert not refused.ok and me.id in refused.hands
     # The player's next turn, published by the second process: its hand sent new.
     turn = moved
@@ -521,9 +518,7 @@ async def test_a_hand_whose_resend_was_given_up_is_sent_with_the_next_state(
     api.message(player.id, api.last_message(player.id).message_id).deleted = True  # by them
     api.fail_next("sendMessage", 502, count=NETWORK_ATTEMPTS, chat_id=player.id)
     hand = out.hands[me.id]
-    moved = await service.play.act(
-        me, hand.action_for(hand.choices[0].key)[0], chat_key=chat, version=hand.version
-    )
+    moved = await _first_choice(service, me, hand, chat)
     assert moved.ok, moved.error
     await second.publish(moved)
     await second.settle()
