@@ -154,6 +154,13 @@ class Worker:
             await self.process.wait()
             self.events.append(("killed", time.monotonic()))
 
+    def log_tail(self, lines: int = 25) -> str:
+        """The last lines of its log, over its runs (for a run that failed)."""
+        path = self.folder / "worker.log"
+        text = path.read_text(errors="replace") if path.exists() else ""
+        tail = text.splitlines()[-lines:]
+        return "\n".join(f"    {line[:300]}" for line in tail) or "    (empty)"
+
     async def stop(self) -> None:
         if self.process is not None and self.alive:
             self.cpu_before += process_cpu(self.process.pid)

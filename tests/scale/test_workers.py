@@ -85,7 +85,8 @@ async def test_three_workers_one_killed_play_twenty_games(
             try:
                 await play_with_a_kill(tables, workers)
             except TimeoutError as exc:
-                raise TimeoutError(f"{exc}\n{await stored(postgres_url, tables)}") from None
+                logs = "\n".join(f"  worker {n}:\n{w.log_tail()}" for n, w in enumerate(workers))
+                raise TimeoutError(f"{exc}\n{await stored(postgres_url, tables)}\n{logs}") from None
             await check(api, tables, postgres_url)
         finally:
             await stop_all(workers)
