@@ -308,6 +308,8 @@ class Table:
             text = msg.plain_text.replace("\n", " | ")[:200]
             data = [b.get("callback_data") for b in msg.buttons]
             lines.append(f"    {msg.message_id}{' (deleted)' * msg.deleted}: {text} {data}")
+        if game is not None:
+            lines.append(f"  the last presses:\n{self.presses_of(game, last=8)}")
         for user in self.users:
             lines.append(f"  the last calls for {user.id}'s private chat:")
             for c in self.api.calls(chat_id=user.id)[-12:]:
