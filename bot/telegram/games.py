@@ -105,6 +105,19 @@ class Games:
         stored = await store_sent(self.service.refs, game_id, key, value)
         return None if stored is None else int(stored)
 
+    async def store_over(
+        self, game_id: int, key: str, message_id: int, *, replacing: int | None
+    ) -> int | None:
+        """Store `message_id` for `key` unless another process stored another id than
+        `replacing` since it was read; the id stored now."""
+        value = str(message_id)
+        old = None if replacing is None else str(replacing)
+        stored = await self.service.refs.claim(game_id, key, value, replacing=old)
+        game = self._games.get(game_id)
+        if stored and game is not None:
+            game.refs[key] = stored
+        return int(stored) if stored else None
+
     def slot(self, game_id: int, game: Game, key: str, chat_id: int) -> Slot:
         slot = game.slots.get(key)
         if slot is None:

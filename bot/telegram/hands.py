@@ -201,8 +201,10 @@ class Hands:
         known = None if slot is None else slot.message_id
         ids = {i for i in (message_id, stored, known) if i is not None}
         hand = max(ids)
-        if hand != stored:
-            await self.games.sent(game_id, key, hand)
+        while hand != stored:  # stored only over what was read: another may store a newer one
+            stored = await self.games.store_over(game_id, key, hand, replacing=stored)
+            ids.add(stored or hand)
+            hand = max(ids)
         for old in ids - {hand}:
             self.sender.remove_keyboard(int(player), old)
             if slot is not None:

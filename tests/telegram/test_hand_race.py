@@ -367,6 +367,52 @@ async def test_a_hand_sent_by_a_process_killed_before_it_stored_it_is_shown_agai
     assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(orphan.message_id)
 
 
+async def test_a_stale_press_keeps_the_hand_another_process_stores_meanwhile(
+    api: FakeBotAPI, two_workers: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stale press on a hand message newer than the stored one makes it the hand; while the
+    process taking the press stores it, another process sends the hand new and stores that
+    one first. The newest message stays the hand and shows it, the others lose their buttons.
+    Before, the pressed one was stored over it: the newest message kept its stale buttons, and
+    no process would edit it again."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    assert out.table is not None
+    game_id, key = out.table.game_id, f"tg:hand:{player.id}"
+    await second.publish(out)
+    await second.settle()
+    orphan = await _unstored_hand(api, first, player, out.hands[me.id])
+    pressable = hand_acts(orphan)
+    moved = await _first_choice(service, me, out.hands[me.id], chat)
+    assert moved.ok, moved.error
+    await second.publish(moved)
+    await second.settle()
+    games = second.ui.hands.games
+    read = games.stored_id
+    newest: list[int] = []
+
+    async def read_then_another_stores(game: int, ref: str) -> int | None:
+        """The stored id as read, after which the first process sends the hand new and
+        stores it (once)."""
+        found = await read(game, ref)
+        if not newest:
+            newest.append((await _unstored_hand(api, first, player, out.hands[me.id])).message_id)
+            await store_sent(service.refs, game, ref, str(newest[0]))
+        return found
+
+    monkeypatch.setattr(games, "stored_id", read_then_another_stores)
+    await _press(api, second, service, player, orphan.message_id, next(iter(pressable.values())))
+    for worker in (first, second):
+        await worker.settle()
+    assert await service.refs.get(game_id, key) == str(newest[0])
+    others = [m.message_id for m in api.messages(player.id) if m.from_bot and m.buttons]
+    assert set(others) <= set(newest), f"older hands with buttons: {others}"
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
+    assert _shows_hand_in_force(api, player, now)
+
+
 async def _older_edit_lands_late(
     api: FakeBotAPI, service: Service, chat: str, users: dict[str, FakeUser], second: Worker
 ) -> tuple[FakeUser, HandView, Outcome]:
