@@ -146,12 +146,20 @@ class GameRefs:
 
 async def store_sent(refs: Refs, game_id: int, key: str, value: str) -> str | None:
     """Store `value`, the id of a message this process sent new for `key`, in place of the one
-    stored; gives that one. It may be another than this process replaced: one sent new by
-    another process since this one read the store (two turns of one player published by two
-    processes at once). The ids are swapped, not overwritten, so the sender learns of that
-    message and deletes it, rather than leave it shown beside this one."""
+    stored; gives the id of the message that goes. That is the one stored, which may be another
+    than this process replaced: one sent new by another process since this one read the store
+    (two turns of one player published by two processes at once). The newest message (the
+    higher id: the lower in the chat) is the one kept, so when the one stored meanwhile is
+    newer, `value` goes instead and the stored one stays. Either way one goes, and the one kept
+    is at the bottom of the chat: a late store of an older message that replaced a newer one
+    would leave whatever lies between them (an old hand without its buttons) below the message
+    in force."""
     stored = await refs.get(game_id, key)
     while True:  # (another process may store its own in between: then over that one)
+        if stored == value:
+            return None  # (another process stored it first: a press on it made it the hand)
+        if stored is not None and int(stored) > int(value):
+            return value
         now = await refs.claim(game_id, key, value, replacing=stored)
         if now == value:
             return stored

@@ -18,7 +18,7 @@ from aiogram.methods import EditMessageMedia, EditMessageText, SendMessage, Send
 from aiogram.types import InputMediaPhoto, Message, MessageEntity, ReplyParameters
 
 from bot.telegram.content import Keyboard, Mentioning
-from bot.telegram.operation import Operation
+from bot.telegram.operation import Operation, Slot
 from bot.telegram.pictures import Photo, Pictures
 
 M = TypeVar("M", SendMessage, EditMessageText, SendPhoto, EditMessageMedia)
@@ -101,12 +101,14 @@ class Calls:
             if old is not None:
                 self.push(Operation(self.chat_id, delete_of=old))
             if slot.on_new_id is not None:
-                replaced = await slot.on_new_id(message.message_id)
-                if replaced is not None and replaced not in (old, message.message_id):
+                gone = await slot.on_new_id(message.message_id)
+                if gone is not None and gone != old:
                     # Another process sent this slot's message new since this one read the
                     # stored id: one of the two goes, rather than both stay shown.
-                    slot.dropped.add(replaced)
-                    self.push(Operation(self.chat_id, delete_of=replaced))
+                    slot.dropped.add(gone)
+                    self.push(Operation(self.chat_id, delete_of=gone))
+                if gone == message.message_id:
+                    await self._keep_stored(op, slot)
             return message
         if isinstance(body, Photo) and as_photo:
             pictures = self.pictures
@@ -123,6 +125,18 @@ class Calls:
         if slot.message_id == op.target:  # (else the queue shows it on the one taken over)
             slot.shown, slot.photo = content, as_photo
         return True
+
+    @staticmethod
+    async def _keep_stored(op: Operation, slot: Slot) -> None:
+        """The message just sent goes: another process stored a newer one meanwhile, which
+        the slot takes over, and the operation shows its content there (the queue sees the
+        slot moved from the message sent, `ChatQueue._moved`)."""
+        op.target = slot.message_id
+        found = None if slot.stored_id is None else await slot.stored_id()
+        if found is not None and found not in slot.dropped:
+            slot.take_over(found)
+        else:  # (given up meanwhile too: sent new once more)
+            slot.message_id, slot.shown = None, None
 
     async def _send_slot(
         self,

@@ -91,10 +91,11 @@ class Games:
         await self.service.refs.put(game_id, key, value)
 
     async def sent(self, game_id: int, key: str, message_id: int) -> int | None:
-        """Store the id of a message this process sent new for `key`; the id it replaced in
-        the store. With other processes publishing too (`converge`), that may be another one
-        than this process replaced (`bot.delivery.publisher.store_sent`): the sender deletes it,
-        rather than leave it shown (with its buttons) beside this one."""
+        """Store the id of a message this process sent new for `key`; the id of the message
+        that goes. With other processes publishing too (`converge`), that may be another one
+        than this process replaced, or this one, when another process stored a newer one
+        meanwhile (`bot.delivery.publisher.store_sent`): the sender deletes it, rather than
+        leave it shown (with its buttons) beside the one kept."""
         value = str(message_id)
         game = self._games.get(game_id)
         if game is not None:

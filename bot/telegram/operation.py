@@ -27,8 +27,9 @@ class Slot:
     """A bot message kept up to date by edits; sent on its first update.
 
     `on_new_id` persists the id of a message the queue had to send (first update, or the old
-    message was deleted) and gives the id it replaced in the store, if it knows: one that this
-    slot did not replace was sent by another process meanwhile, and is deleted. `version` is
+    message was deleted) and gives the id of the message that goes, if it knows: the one it
+    replaced in the store, or the new one itself when another process stored a newer one
+    meanwhile (the slot then shows its content on that one). `version` is
     the newest state submitted, so an older state that arrives late (two outcomes published
     from different tasks) never overwrites a newer one. `stored_id` reads that persisted id
     again, right before the queue would send the message new: another bot process may have

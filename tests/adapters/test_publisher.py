@@ -79,3 +79,14 @@ async def test_a_message_sent_new_replaces_the_stored_one() -> None:
     await refs.put(12, "tg:hand:100", "9")  # another process's, sent meanwhile
     assert await store_sent(refs, 12, "tg:hand:100", "11") == "9"
     assert stored.data[(12, "tg:hand:100")] == "11"
+
+
+async def test_a_message_stored_late_goes_when_a_newer_one_is_stored() -> None:
+    """A process that stores the id of a message it sent new only after another process
+    stored a newer one (lower in the chat) keeps that one: its own is the one that goes."""
+    stored = _Stored()
+    refs = Refs(stored)
+    await refs.put(12, "tg:hand:100", "15")
+    assert await store_sent(refs, 12, "tg:hand:100", "11") == "11"
+    assert stored.data[(12, "tg:hand:100")] == "15"
+    assert await store_sent(refs, 12, "tg:hand:100", "15") is None  # stored by another already

@@ -290,6 +290,85 @@ async def test_two_turns_sent_new_at_once_by_two_processes_leave_one_hand(
     assert all(f":{latest.version}:" in str(b["callback_data"]) for b in live[0].buttons)
 
 
+async def _sent_not_stored(
+    api: FakeBotAPI, worker: Worker, out: Outcome, monkeypatch: pytest.MonkeyPatch
+) -> asyncio.Event:
+    """`worker` publishes `out` and sends the hand new, and stores its id once the event given
+    back is set (a process slow to reach the database)."""
+    games = worker.ui.hands.games
+    store = games.sent
+    storing, go_on = asyncio.Event(), asyncio.Event()
+
+    async def slow(game: int, key: str, message_id: int) -> int | None:
+        storing.set()
+        await go_on.wait()
+        return await store(game, key, message_id)
+
+    monkeypatch.setattr(games, "sent", slow)
+    await worker.publish(out)
+    await asyncio.wait_for(storing.wait(), SETTLE_TIMEOUT)
+    return go_on
+
+
+async def test_a_hand_stored_late_gives_way_to_the_newer_one_stored_meanwhile(
+    api: FakeBotAPI, two_workers: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first process sends a turn's hand new and is slow to store its id; meanwhile the
+    second sends the player's next turn's hand new and stores it. The newer message, at the
+    bottom of the chat, stays the hand; the first's goes, and the first shows its state on the
+    newer one. Before, the late store replaced the newer message, which was deleted: the hand
+    moved up the chat, above anything sent between the two (a hand without its buttons)."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    assert out.table is not None
+    game_id = out.table.game_id
+    go_on = await _sent_not_stored(api, first, out, monkeypatch)
+    late = api.last_message(player.id).message_id
+    turn = await _turn_for(service, chat, users)
+    while turn.turn_began != me.id:
+        turn = await _turn_for(service, chat, users)
+    await second.publish(turn)
+    await second.settle()
+    newer = api.last_message(player.id).message_id
+    assert newer > late
+    go_on.set()
+    for worker in (first, second):
+        await worker.settle()
+    live = [m.message_id for m in api.messages(player.id) if m.from_bot]
+    assert live == [newer], f"hand messages {live}; the late one {late}, the newer {newer}"
+    assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(newer)
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
+    assert _shows_hand_in_force(api, player, now)
+
+
+async def test_a_hand_a_press_made_the_hand_before_its_sender_stored_it_stays(
+    api: FakeBotAPI, two_workers: Setup, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first process sends a turn's hand new; before it stores the id, the player presses
+    it, stale, and the second process takes the press: the new message is the hand, and the
+    second stores it. The first's store then finds its own message stored and keeps it."""
+    service, chat, users, first, second = two_workers
+    out = await _turn_for(service, chat, users)
+    player = users[out.turn_began or ""]
+    me = User(str(player.id), player.first_name)
+    assert out.table is not None
+    game_id = out.table.game_id
+    go_on = await _sent_not_stored(api, first, out, monkeypatch)
+    new = api.last_message(player.id)
+    await _press(api, second, service, player, new.message_id, hand_data(game_id, 0, "draw"))
+    await second.settle()
+    go_on.set()
+    for worker in (first, second):
+        await worker.settle()
+    live = [m.message_id for m in api.messages(player.id) if m.from_bot]
+    assert live == [new.message_id], f"hand messages {live}, the pressed one {new.message_id}"
+    assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(new.message_id)
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
+    assert _shows_hand_in_force(api, player, now)
+
+
 async def test_a_stale_press_on_a_hand_just_sent_new_keeps_its_buttons(
     api: FakeBotAPI, two_workers: Setup
 ) -> None:
@@ -503,26 +582,23 @@ async def test_back_from_a_step_another_process_showed_shows_the_hand_again(
     assert _shows_hand_in_force(api, player, view), "the colors are still shown"
 
 
-async def test_a_stale_press_on_the_hand_another_process_restored_shows_the_hand_in_force(
+async def test_a_stale_press_on_an_older_hand_sent_late_shows_the_hand_in_force(
     api: FakeBotAPI, two_workers: Setup
 ) -> None:
-    """Two processes send one player's hand new for two turns at once: the first its turn's
-    hand, whose id it stores last, so the second's newer message goes (`store_sent`). The
-    player presses the first's message, stale; the second process takes the press with the
-    hand read before the newest commit. The player is left a hand to press, in force."""
+    """The first process's message of an earlier turn lands late, below the hand the second
+    process sent for the player's newest turn. The player presses it, stale; the second
+    process takes the press with the hand read before the newest commit. The pressed message
+    is the hand from then on (the lowest in the chat), and it shows the hand in force."""
     service, chat, users, first, second = two_workers
     out = await _turn_for(service, chat, users)
     player = users[out.turn_began or ""]
     me = User(str(player.id), player.first_name)
     assert out.table is not None
-    game_id, key = out.table.game_id, f"tg:hand:{player.id}"
+    game_id = out.table.game_id
     await second.publish(out)
     await second.settle()
-    # The first process's message of this turn: sent new, its id not stored yet.
     older = out.hands[me.id]
-    pressed = await _unstored_hand(api, first, player, older)
-    # The player moves from it; the press that follows, stale, is refused with the hand as
-    # read now.
+    # The player moves; the press that follows, stale, is refused with the hand as read now.
     moved = await _first_choice(service, me, older, chat)
     assert moved.ok, moved.error
     refused = await _first_choice(service, me, older, chat)
@@ -534,11 +610,9 @@ async def test_a_stale_press_on_the_hand_another_process_restored_shows_the_hand
     await second.publish(turn)
     await second.settle()
     newest = api.last_message(player.id).message_id
-    assert newest > pressed.message_id
-    # The first process stores its message last: the second's goes.
-    replaced = await store_sent(service.refs, game_id, key, str(pressed.message_id))
-    assert replaced == str(newest)
-    await first.sender.bot.delete_message(player.id, newest)
+    # The first process's message of the earlier turn, its id not stored yet.
+    pressed = await _unstored_hand(api, first, player, older)
+    assert pressed.message_id > newest
     # The second process takes the stale press.
     await second.ui.hands.hand_pressed(game_id, me.id, pressed.message_id)
     await second.ui.publish(refused)
