@@ -177,11 +177,24 @@ async def claim_turn(refs: Refs, key: str, view: HandView, token: str) -> bool:
     return await refs.claim(view.game_id, key, mine, replacing=stored) == mine
 
 
+class NotRead(Exception):
+    """A read of the committed state refused for a reason that passes (`Outcome.passing`, a
+    process too busy to read it now): it tells nothing of a newer state, and "nothing newer"
+    taken from it would leave a message one state behind for good."""
+
+
+def _read(out: Outcome) -> Outcome:
+    if out.passing:
+        assert out.error is not None
+        raise NotRead(out.error.key)
+    return out
+
+
 async def newer_table(queries: Queries, game_id: int, version: int) -> Outcome | None:
     """The game's committed table, if newer than `version` (what was just shown): two processes
     edit one message, and the older state's edit may land last; whichever process sends last
-    looks here, so the newest state wins in the end."""
-    out = await queries.game_table(game_id)
+    looks here, so the newest state wins in the end. `NotRead`: the read was refused."""
+    out = _read(await queries.game_table(game_id))
     return out if out.table is not None and out.table.version > version else None
 
 
@@ -189,7 +202,7 @@ async def newer_hand(
     queries: Queries, shown: HandView, name: str = ""
 ) -> tuple[HandView, Outcome] | None:
     """The player's committed hand, if newer than `shown` (see `newer_table`)."""
-    out = await queries.hand(User(shown.player, name), game_id=shown.game_id)
+    out = _read(await queries.hand(User(shown.player, name), game_id=shown.game_id))
     latest = out.hands.get(shown.player)
     return (latest, out) if latest is not None and latest.version > shown.version else None
 

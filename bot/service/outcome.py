@@ -57,6 +57,12 @@ class Notice:
     args: dict[str, Any] = field(default_factory=dict)
 
 
+# The refusals that say nothing of a game, only that the service could not act on it now (the
+# process too busy, the storage failing, another process committing first): asked again a
+# moment later, the same may well succeed.
+PASSING = frozenset({"error-busy", "error-storage", "error-conflict"})
+
+
 @dataclass
 class Entries:
     """The outbox entries an outcome delivers (`bot.service.outbox`): the adapter marks them
@@ -105,6 +111,11 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def passing(self) -> bool:
+        """Refused for a reason that passes (`PASSING`): nothing of the game was read or done."""
+        return self.error is not None and self.error.key in PASSING
 
     @property
     def scoring(self) -> Scoring:

@@ -4,15 +4,19 @@ platform whose sends complete when the test says so."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from bot.delivery.outbox_loop import Send
+import pytest
+
+from bot.delivery import publishing
+from bot.delivery.outbox_loop import Send, Undelivered
 from bot.delivery.publisher import RESULTS
 from bot.delivery.publishing import Publisher, Shown
 from bot.service import Outcome, User
-from bot.service.outcome import Entries
+from bot.service.outcome import Entries, Notice
 from bot.service.views import HandView, TableView
 from core.cards import Card, Color
 from core.rules import Rules
@@ -212,3 +216,72 @@ async def test_a_finished_game_is_forgotten_once_its_table_went_out() -> None:
     platform.land()
     await asyncio.sleep(0)
     assert platform.forgotten == [GAME]
+
+
+class Refusing(Queries):
+    """The committed state, read only after the first reads of the table and of the hands
+    were refused as busy (the process too loaded to run them within their patience)."""
+
+    def __init__(
+        self, tables: int, hands: int, latest: TableView, views: Sequence[HandView] = ()
+    ) -> None:
+        super().__init__(latest, views)
+        self.refusals = {"table": tables, "hand": hands}
+        self.reads = 0
+
+    def _refused(self, what: str) -> Outcome | None:
+        self.reads += 1
+        if self.refusals[what] == 0:
+            return None
+        self.refusals[what] -= 1
+        return Outcome("tg:-100", "ru", error=Notice("error-busy", {"seconds": 5}))
+
+    async def game_table(self, game_id: int) -> Outcome:
+        return self._refused("table") or await super().game_table(game_id)
+
+    async def hand(
+        self, user: User, *, chat_key: str | None = None, game_id: int | None = None
+    ) -> Outcome:
+        return self._refused("hand") or await super().hand(user, game_id=game_id)
+
+
+async def _look(pub: Publisher, platform: Platform, delivery: Delivery) -> asyncio.Future[Any]:
+    out = outcome(hands={"100": hand(player="100", version=4)}, outbox=Entries(GAME, [1]))
+    await pub.publish(out, wait=False, results=False)
+    look = delivery.tracked[0][1][-1][1]
+    assert isinstance(look, asyncio.Future)
+    with contextlib.suppress(Undelivered):
+        await asyncio.wait_for(landing(platform, look), 5)
+    return look
+
+
+async def test_a_look_refused_as_busy_reads_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read of the look refused because the process is busy tells nothing of a newer state:
+    it is made again, and the newer table and hand are shown. Before, the refusal was taken for
+    "nothing newer", and a hand stayed one turn behind until the next move (seen in the
+    multi-process test: a turn's hand never showed the turn)."""
+    monkeypatch.setattr(publishing, "READ_WAIT", 0.001)
+    for tables, hands in ((2, 0), (0, 1)):
+        platform = Platform(shared=True)
+        queries = Refusing(tables, hands, table(version=6), [hand(player="100", version=6)])
+        pub, delivery = publisher(platform, queries)
+        look = await _look(pub, platform, delivery)
+        assert look.exception() is None
+        assert platform.calls[-2:] == [("table", 6, False), ("hand", "100", 6, False)]
+        assert queries.reads == tables + hands + 3  # (and the read that finds nothing newer)
+
+
+async def test_a_look_refused_every_time_gives_its_entry_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Refused at every try, the look fails: the outcome's outbox entry comes back and is
+    delivered again later, rather than finished as if nothing were newer."""
+    monkeypatch.setattr(publishing, "READ_WAIT", 0.001)
+    platform = Platform(shared=True)
+    views = [hand(player="100", version=6)]
+    queries = Refusing(publishing.READ_TRIES, 0, table(version=6), views)
+    pub, delivery = publisher(platform, queries)
+    look = await _look(pub, platform, delivery)
+    assert isinstance(look.exception(), Undelivered)
+    assert queries.reads == publishing.READ_TRIES
+    assert ("table", 6, False) not in platform.calls
