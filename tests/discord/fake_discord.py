@@ -741,7 +741,7 @@ class FakeDiscord:
                     await ws.close(code=4010, message=b"Invalid shard")
         return ws
 
-    async def wait_identified(self, count: int, timeout: float = 10.0) -> list[JSON]:
+    async def wait_identified(self, count: int, timeout: float = GUARD) -> list[JSON]:
         """The first `count` IDENTIFY payloads, once the gateway received them."""
         async with self._identified:
             await asyncio.wait_for(
