@@ -310,6 +310,19 @@ async def _sent_not_stored(
     return go_on
 
 
+async def _the_one_hand(
+    api: FakeBotAPI, service: Service, chat: str, player: FakeUser, game_id: int, message_id: int
+) -> None:
+    """`message_id` is the player's one hand message: the only one left, the one stored, and it
+    shows the hand in force."""
+    live = [m.message_id for m in api.messages(player.id) if m.from_bot]
+    assert live == [message_id], f"hand messages {live}, the one expected {message_id}"
+    assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(message_id)
+    me = User(str(player.id), player.first_name)
+    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
+    assert _shows_hand_in_force(api, player, now)
+
+
 async def test_a_hand_stored_late_gives_way_to_the_newer_one_stored_meanwhile(
     api: FakeBotAPI, two_workers: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -336,11 +349,7 @@ async def test_a_hand_stored_late_gives_way_to_the_newer_one_stored_meanwhile(
     go_on.set()
     for worker in (first, second):
         await worker.settle()
-    live = [m.message_id for m in api.messages(player.id) if m.from_bot]
-    assert live == [newer], f"hand messages {live}; the late one {late}, the newer {newer}"
-    assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(newer)
-    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
-    assert _shows_hand_in_force(api, player, now)
+    await _the_one_hand(api, service, chat, player, game_id, newer)
 
 
 async def test_a_hand_a_press_made_the_hand_before_its_sender_stored_it_stays(
@@ -352,7 +361,6 @@ async def test_a_hand_a_press_made_the_hand_before_its_sender_stored_it_stays(
     service, chat, users, first, second = two_workers
     out = await _turn_for(service, chat, users)
     player = users[out.turn_began or ""]
-    me = User(str(player.id), player.first_name)
     assert out.table is not None
     game_id = out.table.game_id
     go_on = await _sent_not_stored(api, first, out, monkeypatch)
@@ -362,11 +370,7 @@ async def test_a_hand_a_press_made_the_hand_before_its_sender_stored_it_stays(
     go_on.set()
     for worker in (first, second):
         await worker.settle()
-    live = [m.message_id for m in api.messages(player.id) if m.from_bot]
-    assert live == [new.message_id], f"hand messages {live}, the pressed one {new.message_id}"
-    assert await service.refs.get(game_id, f"tg:hand:{player.id}") == str(new.message_id)
-    now = (await service.queries.hand(me, chat_key=chat)).hands[me.id]
-    assert _shows_hand_in_force(api, player, now)
+    await _the_one_hand(api, service, chat, player, game_id, new.message_id)
 
 
 async def test_a_stale_press_on_a_hand_just_sent_new_keeps_its_buttons(
