@@ -76,10 +76,8 @@ class Calls:
         op.target = slot.message_id
         if slot.message_id is not None and content == slot.shown and not op.fresh:
             return True
-        if slot.message_id is None and not op.fresh and slot.stored_id is not None:
-            found = await slot.stored_id()
-            if found is not None and found not in slot.dropped:  # another process sent it
-                slot.take_over(found)
+        if slot.message_id is None and not op.fresh:
+            await slot.take_over_stored()  # (another process may have sent it)
         body, markup = content
         new = slot.message_id is None or op.fresh
         as_photo = (
@@ -132,10 +130,8 @@ class Calls:
         the slot takes over, and the operation shows its content there (the queue sees the
         slot moved from the message sent, `ChatQueue._moved`)."""
         op.target = slot.message_id
-        found = None if slot.stored_id is None else await slot.stored_id()
-        if found is not None and found not in slot.dropped:
-            slot.take_over(found)
-        else:  # (given up meanwhile too: sent new once more)
+        found = await slot.take_over_stored()
+        if found is None or found in slot.dropped:  # (given up meanwhile too: sent new again)
             slot.message_id, slot.shown = None, None
 
     async def _send_slot(

@@ -114,10 +114,7 @@ class Games:
         value = str(message_id)
         old = None if replacing is None else str(replacing)
         stored = await self.service.refs.claim(game_id, key, value, replacing=old)
-        game = self._games.get(game_id)
-        if stored and game is not None:
-            game.refs[key] = stored
-        return int(stored) if stored else None
+        return self._read_id(game_id, key, stored)
 
     def slot(self, game_id: int, game: Game, key: str, chat_id: int) -> Slot:
         slot = game.slots.get(key)
@@ -134,7 +131,10 @@ class Games:
 
     async def stored_id(self, game_id: int, key: str) -> int | None:
         """The message id another process stored for a slot since this one looked."""
-        stored = await self.service.refs.get(game_id, key)
+        return self._read_id(game_id, key, await self.service.refs.get(game_id, key))
+
+    def _read_id(self, game_id: int, key: str, stored: str | None) -> int | None:
+        """A message id just read from the store, remembered with the game's refs."""
         game = self._games.get(game_id)
         if stored and game is not None:
             game.refs[key] = stored

@@ -104,12 +104,9 @@ class Hands:
         `own`: the player's own switches, as the outcome carries them (None: read here).
         """
         game, slot = await self._hand_slot(view, names)
-        if self.games.converge and slot.message_id is None and not fresh and not opens:
-            found = None if slot.stored_id is None else await slot.stored_id()
-            if found is None:
-                return None  # the dealing worker sends it, then the newest state
-            if found not in slot.dropped:  # (one this process found gone: it sends it new)
-                slot.take_over(found)
+        unknown = self.games.converge and slot.message_id is None and not fresh and not opens
+        if unknown and await slot.take_over_stored() is None:  # (one given up here: sent new)
+            return None  # the dealing worker sends it, then the newest state
         if fresh:
             game.dm_closed.discard(view.player)
             if slot.message_id is not None:
@@ -126,12 +123,10 @@ class Hands:
         if ping and self.games.converge:  # other processes publish too (webhook workers)
             ping = await claim_turn(self.service.refs, TURN + view.player, view, self.token)
             elsewhere = not ping
-        if ping and self.games.converge and slot.stored_id is not None:
+        if ping and self.games.converge:
             # The message it replaces is the stored one: another process may have sent the hand
             # new since this one looked (an earlier turn), and that one must go, not stay.
-            found = await slot.stored_id()
-            if found is not None and found not in slot.dropped:
-                slot.take_over(found)
+            await slot.take_over_stored()
         pictures = _switch(own, PICTURES)
         names = dict(names)
         lines = list(notes or ())

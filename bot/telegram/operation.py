@@ -58,6 +58,14 @@ class Slot:
             self.message_id, self.photo = message_id, None
         self.shown = None
 
+    async def take_over_stored(self) -> int | None:
+        """The stored id read again (None: none stored), taken over (`take_over`) unless this
+        slot gave it up (`dropped`: a message it found gone, or one it replaced)."""
+        found = None if self.stored_id is None else await self.stored_id()
+        if found is not None and found not in self.dropped:
+            self.take_over(found)
+        return found
+
 
 @dataclass(eq=False)
 class Operation:

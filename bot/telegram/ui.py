@@ -302,15 +302,12 @@ class TelegramUI:
             def render() -> Content:
                 return table_content(view, r.table(view, names), wanted=picture), markup
 
-        if self.converge and slot.message_id is None and not opens:
-            found = None if slot.stored_id is None else await slot.stored_id()
-            if found is None:
-                # The worker that opened it is sending it (perhaps waiting for the group's
-                # budget): a second one here would show it twice. That worker follows its
-                # send with the newest state (`Publisher.converge`).
-                return done()
-            if found not in slot.dropped:  # (one this process found gone: it sends it new)
-                slot.take_over(found)
+        unknown = self.converge and slot.message_id is None and not opens
+        if unknown and await slot.take_over_stored() is None:  # (one given up here: sent new)
+            # The worker that opened it is sending it (perhaps waiting for the group's budget):
+            # a second one here would show it twice. That worker follows its send with the
+            # newest state (`Publisher.converge`).
+            return done()
         # The lobby's edits spend the group's budget last (the table and results first).
         low = view.top is None and view.status == "lobby" and slot.message_id is not None
         return self.sender.update(slot, render, view.version, low=low, strict=strict)
