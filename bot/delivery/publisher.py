@@ -5,17 +5,26 @@ remembers of a game's messages may be out of date, two may publish the same turn
 state's edit may land after a newer one. The rules for that live here, once: when to read the
 refs again (`GameRefs.catch_up`), who sends a turn's hand new (`claim_turn`), which stored
 message a new one replaces (`store_sent`), the newer state to converge on (`newer_table`,
-`newer_hand`) and the games to show again at start (`open_games`). The adapters keep only
-their message operations.
+`newer_hand`) and the games to show again at start (`open_games`), each read made again while
+it is refused for a reason that passes (`read_again`). The adapters keep only their message
+operations.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Protocol
 
 from cachetools import LRUCache
+from tenacity import (
+    AsyncRetrying,
+    before_sleep_log,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+)
 
 from bot.service import Outcome, User
 from bot.service.refs import Refs
@@ -25,6 +34,10 @@ log = logging.getLogger(__name__)
 
 KEPT_GAMES = 10_000  # games whose messages a process remembers (the least recently shown go)
 RESULTS = "results"  # the item of an outcome's public results (see `bot.delivery.outbox_loop`)
+# A read refused for a reason that passes is made again, this many times in all, after pauses
+# from READ_WAIT seconds, doubling (each read already waited its `patience` to run).
+READ_TRIES = 4
+READ_WAIT = 0.5
 
 
 class Record(Protocol):
@@ -183,18 +196,33 @@ class NotRead(Exception):
     taken from it would leave a message one state behind for good."""
 
 
-def _read(out: Outcome) -> Outcome:
-    if out.passing:
-        assert out.error is not None
-        raise NotRead(out.error.key)
-    return out
+async def read_again(read: Callable[[], Awaitable[Outcome]]) -> Outcome:
+    """A read of the committed state made by no one's command (a look for a newer state, the
+    games shown again at start), made again while it is refused for a reason that passes
+    (`READ_TRIES` in all); `NotRead` if it is refused every time. Nobody waits on its answer,
+    and a refusal taken for the state it asked about would leave a message behind for good."""
+    retrying = AsyncRetrying(
+        retry=retry_if_exception_type(NotRead),
+        stop=stop_after_attempt(READ_TRIES),
+        wait=wait_exponential(multiplier=READ_WAIT),
+        before_sleep=before_sleep_log(log, logging.INFO),
+        reraise=True,
+    )
+    async for attempt in retrying:
+        with attempt:
+            out = await read()
+            if out.passing:
+                assert out.error is not None
+                raise NotRead(out.error.key)
+            return out
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 async def newer_table(queries: Queries, game_id: int, version: int) -> Outcome | None:
     """The game's committed table, if newer than `version` (what was just shown): two processes
     edit one message, and the older state's edit may land last; whichever process sends last
     looks here, so the newest state wins in the end. `NotRead`: the read was refused."""
-    out = _read(await queries.game_table(game_id))
+    out = await read_again(partial(queries.game_table, game_id))
     return out if out.table is not None and out.table.version > version else None
 
 
@@ -202,20 +230,22 @@ async def newer_hand(
     queries: Queries, shown: HandView, name: str = ""
 ) -> tuple[HandView, Outcome] | None:
     """The player's committed hand, if newer than `shown` (see `newer_table`)."""
-    out = _read(await queries.hand(User(shown.player, name), game_id=shown.game_id))
+    user = User(shown.player, name)
+    out = await read_again(partial(queries.hand, user, game_id=shown.game_id))
     latest = out.hands.get(shown.player)
     return (latest, out) if latest is not None and latest.version > shown.version else None
 
 
 async def open_games(queries: Queries, prefix: str) -> list[tuple[int, Outcome]]:
     """After a start: the running games of the chats under `prefix`, each as its table's
-    outcome read from the stored state (a game whose read fails is logged and left out)."""
+    outcome read from the stored state (a game whose read fails, or is refused every time, is
+    logged and left out)."""
     found = []
     for record in await queries.running_games():
         if not record.chat_key.startswith(prefix):
             continue
         try:
-            out = await queries.table(record.chat_key)
+            out = await read_again(partial(queries.table, record.chat_key))
         except Exception:  # one broken game must not keep the others hidden
             log.exception("reading game %s again failed", record.id)
             continue

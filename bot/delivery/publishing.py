@@ -18,14 +18,6 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
-from tenacity import (
-    AsyncRetrying,
-    before_sleep_log,
-    retry_if_exception_type,
-    stop_after_attempt,
-    wait_exponential,
-)
-
 from bot.delivery.outbox_loop import Delivery, Send, Undelivered
 from bot.delivery.publisher import (
     RESULTS,
@@ -46,10 +38,6 @@ T = TypeVar("T")
 Shown = asyncio.Future[Any]  # completes when the platform took the message (raises if not)
 ENDED = ("finished", "killed")
 REVEALED = "revealed:"  # + viewer: the item of a challenged hand shown to the challenger
-# A look's read refused for a reason that passes is made again, this many times in all, after
-# pauses from READ_WAIT seconds, doubling (each read already waited its `patience` to run).
-READ_TRIES = 4
-READ_WAIT = 0.5
 
 
 class HasQueries(Protocol):
@@ -111,7 +99,8 @@ class Platform(Protocol):
         acted and is looking at theirs): what the platform tells besides (turn prompts)."""
 
     async def hands_again(self, out: Outcome) -> Outcome:
-        """After a start: `out` (a running game's table) with the hands to show again."""
+        """After a start: `out` (a running game's table) with the hands to show again, each
+        read with `bot.delivery.publisher.read_again` (`NotRead`: refused every time)."""
 
     def forget(self, game_id: int) -> None:
         """A game shown ended: what is remembered of it goes."""
@@ -275,8 +264,8 @@ class Publisher:
         ops = self.platform
         latest: Outcome | None = None
         if table is not None:
-            game_id, version = table.game_id, table.version
-            latest = await self._read(lambda: newer_table(self.queries, game_id, version))
+            read = partial(newer_table, self.queries, table.game_id, table.version)
+            latest = await self._read(read)
             if latest is None or latest.table is None:
                 return None
         shown: list[Shown] = []
@@ -300,26 +289,16 @@ class Publisher:
 
     @staticmethod
     async def _read(read: Callable[[], Awaitable[T]]) -> T:
-        """A read of the look, made again while it is refused for a reason that passes (the
-        process too busy); one that fails for good makes the outcome's entry come back."""
-        retrying = AsyncRetrying(
-            retry=retry_if_exception_type(NotRead),
-            stop=stop_after_attempt(READ_TRIES),
-            wait=wait_exponential(multiplier=READ_WAIT),
-            before_sleep=before_sleep_log(log, logging.INFO),
-            reraise=True,
-        )
+        """A read of the look (made again while refused for a reason that passes: `read_again`);
+        one that fails for good makes the outcome's entry come back."""
         try:
-            async for attempt in retrying:
-                with attempt:
-                    return await read()
+            return await read()
         except NotRead as exc:
             log.warning("no look for a newer state: its read was refused (%s)", exc)
             raise Undelivered(f"no look for a newer state: refused ({exc})") from exc
         except Exception as exc:
             log.exception("looking for a newer state failed")
             raise Undelivered(f"no look for a newer state: {exc}") from exc
-        raise AssertionError("unreachable: the last try returns or raises")
 
     async def show_open_games(self, prefix: str) -> int:
         """After a start: every running game of the chats under `prefix` shown again from the

@@ -12,11 +12,12 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Collection, Mapping
+from functools import partial
 from typing import Any
 
 from bot.delivery import publishing
 from bot.delivery.outbox_loop import Delivery
-from bot.delivery.publisher import RESULTS, GameRefs
+from bot.delivery.publisher import RESULTS, GameRefs, NotRead, read_again
 from bot.discord.chats import PREFIX, channel_of
 from bot.discord.message_ops import DmClosed, Live, MessageOps
 from bot.discord.reply import LiveHand, Reply
@@ -198,7 +199,9 @@ class Publisher:
             if is_bot(player):
                 continue
             user = User(player, out.names.get(player, player))
-            mine = await self.service.queries.hand(user, chat_key=table.chat_key)
+            mine = await read_again(
+                partial(self.service.queries.hand, user, chat_key=table.chat_key)
+            )
             hand = mine.hands.get(player)
             if hand is not None:
                 hands[player] = hand
@@ -305,7 +308,11 @@ class Publisher:
         other process may have shown an older one than this)."""
         log.info("game %s has a table already: message %s deleted", game_id, message_id)
         await self.ops.drop_table(chat_key, message_id)
-        latest = await self.service.queries.game_table(game_id)
+        try:
+            latest = await read_again(partial(self.service.queries.game_table, game_id))
+        except NotRead as exc:  # (the look for a newer state that follows every show remains)
+            log.warning("game %s: the stored table not read again (%s)", game_id, exc)
+            return
         if latest.table is not None:
             await self.show_table(latest.table, latest.names)
 

@@ -187,9 +187,13 @@ async def lobby_refusal(queries: TableReader, chat_key: str, game: int) -> Notic
     """Why a lobby button of `game` is refused in this chat (None: it is the open lobby's).
 
     No game: `error-no-game`. Another game's button (an older lobby, or forged data): stale,
-    and nothing of anyone's is shown.
+    and nothing of anyone's is shown. The read refused for a reason that passes (the process
+    too busy): that refusal, not "no game".
     """
-    current = (await queries.table(chat_key)).table
+    out = await queries.table(chat_key)
+    if out.passing:
+        return out.error
+    current = out.table
     if current is None:
         return Notice("error-no-game")
     if current.game_id != game:

@@ -25,6 +25,7 @@ from functools import partial
 from typing import Any
 
 from bot.delivery.outbox_loop import Delivery
+from bot.delivery.publisher import read_again
 from bot.delivery.publishing import Publisher, done, with_hands
 from bot.presentation import notes
 from bot.presentation.render import Renderer
@@ -234,7 +235,8 @@ class TelegramUI:
         for seat in view.seats if private else ():
             if seat.is_bot:
                 continue
-            mine = await self.service.queries.hand(User(seat.id, seat.name), game_id=view.game_id)
+            user = User(seat.id, seat.name)
+            mine = await read_again(partial(self.service.queries.hand, user, game_id=view.game_id))
             hand = mine.hands.get(seat.id)
             if hand is not None and hand.choices:
                 hands[seat.id] = hand

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.delivery import publishing
+from bot.delivery import publisher as reads
 from bot.delivery.outbox_loop import Send, Undelivered
 from bot.delivery.publisher import RESULTS
 from bot.delivery.publishing import Publisher, Shown
@@ -125,7 +125,13 @@ class Queries:
         return Outcome("tg:-100", "ru", hands={user.id: self.hands[user.id]})
 
     async def running_games(self) -> Sequence[Any]:
-        return []
+        return [Record(GAME, self.latest.chat_key)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Record:
+    id: int
+    chat_key: str
 
 
 class Service:
@@ -260,7 +266,7 @@ async def test_a_look_refused_as_busy_reads_again(monkeypatch: pytest.MonkeyPatc
     it is made again, and the newer table and hand are shown. Before, the refusal was taken for
     "nothing newer", and a hand stayed one turn behind until the next move (seen in the
     multi-process test: a turn's hand never showed the turn)."""
-    monkeypatch.setattr(publishing, "READ_WAIT", 0.001)
+    monkeypatch.setattr(reads, "READ_WAIT", 0.001)
     for tables, hands in ((2, 0), (0, 1)):
         platform = Platform(shared=True)
         queries = Refusing(tables, hands, table(version=6), [hand(player="100", version=6)])
@@ -276,12 +282,36 @@ async def test_a_look_refused_every_time_gives_its_entry_back(
 ) -> None:
     """Refused at every try, the look fails: the outcome's outbox entry comes back and is
     delivered again later, rather than finished as if nothing were newer."""
-    monkeypatch.setattr(publishing, "READ_WAIT", 0.001)
+    monkeypatch.setattr(reads, "READ_WAIT", 0.001)
     platform = Platform(shared=True)
     views = [hand(player="100", version=6)]
-    queries = Refusing(publishing.READ_TRIES, 0, table(version=6), views)
+    queries = Refusing(reads.READ_TRIES, 0, table(version=6), views)
     pub, delivery = publisher(platform, queries)
     look = await _look(pub, platform, delivery)
     assert isinstance(look.exception(), Undelivered)
-    assert queries.reads == publishing.READ_TRIES
+    assert queries.reads == reads.READ_TRIES
     assert ("table", 6, False) not in platform.calls
+
+
+async def test_a_game_shown_again_at_start_is_read_again_when_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At start, a game whose table read is refused as busy is read again and shown, rather
+    than left out as if it were not running; refused at every try, it is left out (logged)."""
+    monkeypatch.setattr(reads, "READ_WAIT", 0.001)
+    for refusals, shown in ((reads.READ_TRIES - 1, 1), (reads.READ_TRIES, 0)):
+        platform = Platform()
+        pub, _ = publisher(platform, Refusing(refusals, 0, table(version=6)))
+        assert await pub.show_open_games("tg:") == shown
+        assert [c for c in platform.calls if c[0] == "table"] == [("table", 6, True)] * shown
+
+
+async def test_a_refusal_that_does_not_pass_is_not_read_again() -> None:
+    """Only a refusal that passes is tried again: "no game" is an answer."""
+    answers = [Outcome("tg:-100", "ru", error=Notice("error-no-game"))]
+
+    async def read() -> Outcome:
+        return answers.pop()
+
+    out = await reads.read_again(read)
+    assert out.error == Notice("error-no-game") and answers == []

@@ -12,8 +12,10 @@ from bot.presentation.buttons import HandKey
 from bot.presentation.i18n import I18n
 from bot.presentation.render import Renderer
 from bot.service import Notice, Outcome, User
+from bot.service.unit_of_work import BUSY
 from bot.service.views import HandView
 from tests.adapters.hands import PLAYERS, SEVEN_ZERO, hand
+from tests.adapters.test_publishing import table
 
 R = Renderer(I18n(strict=True))
 ANYA = User("100", "Аня", "ru")
@@ -105,3 +107,24 @@ async def test_an_outdated_or_foreign_step_is_stale() -> None:
         forged = await steps.press(service, ANYA, HandKey(12, 5, "pick " + head))
         assert forged.error == steps.STALE and forged.step is None
     assert service.moves == []
+
+
+@dataclass
+class Tables:
+    """The chat's table as the service reads it: a game, none, or the read refused."""
+
+    out: Outcome
+
+    async def table(self, chat_key: str) -> Outcome:
+        return self.out
+
+
+async def test_a_lobby_button_is_refused_by_why_it_cannot_be_pressed() -> None:
+    lobby = Outcome("tg:-100", "ru", table=table(status="lobby"))  # game 12
+    assert await steps.lobby_refusal(Tables(lobby), "tg:-100", 12) is None
+    assert await steps.lobby_refusal(Tables(lobby), "tg:-100", 11) == steps.STALE
+    none = Outcome("tg:-100", "ru", error=Notice("error-no-game"))
+    assert await steps.lobby_refusal(Tables(none), "tg:-100", 12) == Notice("error-no-game")
+    # A read refused as busy is answered as busy: the lobby may well be there.
+    busy = Outcome("tg:-100", "ru", error=BUSY)
+    assert await steps.lobby_refusal(Tables(busy), "tg:-100", 12) == BUSY

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.adapters.busy import refuse_first
 from tests.discord.fake_discord import FakeUser, StoredMessage
 from tests.discord.test_discord_bot import RENDERER, Table, hand_keys, table_factory
 
@@ -143,9 +144,14 @@ async def test_by_dm_a_turn_that_begins_is_a_new_dm_for_who_asked(
         t.assert_clean()
 
 
-async def test_on_start_every_open_game_is_shown_again(make_table: Callable[..., Any]) -> None:
+@pytest.mark.parametrize("refused", [(), ("table",), ("hand",)])
+async def test_on_start_every_open_game_is_shown_again(
+    make_table: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, refused: tuple[str, ...]
+) -> None:
     """The stored state moved on while no bot ran (here: installed behind its back); the
-    restarted bot edits the table and tells whoever's turn it is, before anyone presses."""
+    restarted bot edits the table and tells whoever's turn it is, before anyone presses. Also
+    when its first read of the game's table, or of the hand, is refused as busy (the process
+    too loaded to run it in time): it is made again, not taken for "no game" or "no hand"."""
     async with make_table() as t:
         anya, borya, vika, _ = t.users
         panel = (await t.slash(borya, "settings")).original
@@ -162,7 +168,9 @@ async def test_on_start_every_open_game_is_shown_again(make_table: Callable[...,
         turn = RENDERER.t(t.lang, "table-turn", name="Боря")
         assert turn not in table.content
         edits = len(table.versions)
+        refusals = refuse_first(monkeypatch, **dict.fromkeys(refused, 1))
         await t.boot_after_restart()
+        assert refusals == list(refused)
         assert len(table.versions) > edits and turn in table.content  # re-edited, current
         # Borya's turn, his hand by DM: the DM shows the stored hand, buttons and all.
         assert "play r2" in hand_keys(borya_dm)

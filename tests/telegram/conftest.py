@@ -267,8 +267,9 @@ class Harness:
         assert rec is not None and rec.state is not None
         return Game.from_dict(rec.state)
 
-    async def install(self, game: Game) -> None:
-        """A hand-made position in the running game; players then reopen their hands."""
+    async def install(self, game: Game, *, reopen: bool = True) -> None:
+        """A hand-made position in the running game; players then reopen their hands (unless
+        not `reopen`: committed behind the bot's back, nobody shown it)."""
         assert self.storage is not None
         rec = await self.storage.active_game(chat_key(self.group.id))
         assert rec is not None
@@ -277,7 +278,7 @@ class Harness:
             rec.id, rec.version, state=game.to_dict(), meta=meta, status="running", deadline=None
         )
         for user in self.users:
-            if str(user.id) in game.players:
+            if reopen and str(user.id) in game.players:
                 await self.open_hand(user)
 
     async def open_hand(self, user: FakeUser) -> None:

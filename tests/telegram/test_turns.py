@@ -12,6 +12,7 @@ from bot.service import User
 from bot.telegram.sender import RateLimit
 from core.cards import Card
 from core.game import Game
+from tests.adapters.busy import refuse_first
 from tests.telegram.conftest import Harness, press_turn
 from tests.telegram.fake_bot_api import ApiCall, FakeUser
 from tests.telegram.test_play import position
@@ -180,6 +181,29 @@ async def test_a_move_committed_but_never_sent_is_shown_on_start(harness: Harnes
     table = (await h.table()).plain_text
     assert h.r.top_line("ru", (await h.game()).top_card, None, False).split("·")[0] in table
     assert sends_to(h.api.calls()[since:], a.id) == []
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
+@pytest.mark.parametrize("read", ["table", "hand"])
+async def test_a_game_shown_again_at_start_reads_again_what_was_refused_as_busy(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, read: str
+) -> None:
+    """A position committed behind the bot's back, then a start whose first read of the
+    game's table, or of a hand, is refused as busy (the process too loaded to run it in time).
+    It is made again: the game is shown again, with the hand of whoever can act. Before, a
+    refused table read left the game out, and a refused hand read left the hand out."""
+    h = harness
+    a = h.users[0]
+    await h.new_game(players=3)
+    await h.settle()
+    assert "play r7" not in await h.acts(a)
+    await h.install(position(h, ["r5 r7 g2", "b5 y1 y2", "g9 g8 g7"]), reopen=False)
+    refused = refuse_first(monkeypatch, **{read: 1})
+    await h.restart()
+    await h.settle()
+    assert refused == [read]
+    assert {"play r5", "play r7"} <= set(await h.acts(a))
+    assert h.r.t("ru", "table-turn", name=a.first_name) in (await h.table()).plain_text
 
 
 # ---------------------------------------------------------------------- item 4
