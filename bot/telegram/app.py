@@ -125,21 +125,17 @@ def build_dispatcher(renderer: Renderer) -> Dispatcher:
     dp.include_routers(*all_routers())
 
     async def on_error(event: ErrorEvent) -> bool:
-        update = event.update
+        update, exc = event.update, event.exception
+        if isinstance(exc, TelegramAPIError) and isinstance(exc.method, tg.AnswerCallbackQuery):
+            # Only the answer failed (past its retries, or refused: the same press delivered
+            # again, its query answered already): whatever the press did is done, so "try
+            # again" would be wrong (a move would be refused as stale, or read as a second).
+            log.warning("update %s: the press was not answered: %s", update.update_id, exc)
+            return True
         log.error(
-            "update %s failed: %s: %s",
-            update.update_id,
-            type(event.exception).__name__,
-            event.exception,
-            exc_info=event.exception,
+            "update %s failed: %s: %s", update.update_id, type(exc).__name__, exc, exc_info=exc
         )
         query = update.callback_query
-        if isinstance(event.exception, TelegramAPIError) and isinstance(
-            event.exception.method, tg.AnswerCallbackQuery
-        ):
-            # Only the answer failed: whatever the press did is done, so "try again" would be
-            # wrong (a move would be refused as stale, or worse, read as a second one).
-            return True
         if query is not None:
             text = renderer.t(normalize_lang(query.from_user.language_code), "tg-error")
             with contextlib.suppress(Exception):

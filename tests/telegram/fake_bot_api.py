@@ -427,6 +427,7 @@ class FakeBotAPI:
         self._updates: list[_PendingUpdate] = []
         self._allowed_updates: set[str] | None = None
         self._callback_answers: dict[str, list[CallbackAnswer]] = {}
+        self._queries: dict[str, Json] = {}  # query id -> its update, to deliver again
         # Inline mode and sticker sets (see the block of their methods below).
         self.inline_mode = False  # what getMe says: /setinline at @BotFather turns it on
         self.sticker_sets: dict[str, FakeStickerSet] = {}
@@ -740,19 +741,24 @@ class FakeBotAPI:
                 f"no button {callback_data!r} on message {message_id}: {msg.buttons!r}"
             )
         query_id = str(5_000_000_000 + next(self._ids))
-        self.inject(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user.to_api(),
-                    "message": msg.to_api(),
-                    "chat_instance": str(abs(msg.chat.id) * 7919),
-                    "data": callback_data,
-                }
+        self._queries[query_id] = {
+            "callback_query": {
+                "id": query_id,
+                "from": user.to_api(),
+                "message": msg.to_api(),
+                "chat_instance": str(abs(msg.chat.id) * 7919),
+                "data": callback_data,
             }
-        )
+        }
+        self.inject(self._queries[query_id])
         self._callback_answers[query_id] = []
         return query_id
+
+    def press_again(self, query_id: str) -> None:
+        """The press's update delivered once more, as Telegram does when it did not learn in
+        time that the first delivery arrived (a webhook answered late): the same query, which
+        can be answered only once."""
+        self.inject(self._queries[query_id])
 
     def press_button(
         self, user: FakeUser, chat: FakeChat | int, match: str | Callable[[Json], bool]

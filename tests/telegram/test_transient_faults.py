@@ -77,6 +77,32 @@ async def test_a_press_is_answered_through_a_passing_failure(
 
 
 @pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
+async def test_a_press_delivered_twice_changes_nothing_and_logs_no_error(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The same press delivered again (Telegram re-sends an update whose delivery it thinks
+    failed): the move is not made twice, and the second answer, refused because the query
+    was answered already, is only a warning, not an update that failed."""
+    h = harness
+    a, b, _ = h.users
+    await h.new_game(players=3)
+    await h.install(position(h, ["r5 r7 g2", "b5 y1 y2", "g9 g8 g7"]))
+    await h.settle()
+    hand = await h.hand(a)
+    query = h.api.press(a, a.id, hand.message_id, (await h.acts(a))["play r5"])
+    await h.settle()
+    assert (await h.game()).current_player == str(b.id)
+    moved = (await h.game()).to_dict()
+    since = h.api.call_count
+    h.api.press_again(query)
+    await h.api.wait_for(lambda c: c.is_("answerCallbackQuery"), since=since)
+    await h.settle()
+    assert (await h.game()).to_dict() == moved
+    assert [x.ok for x in h.api.callback_answers(query)] == [True, False]
+    assert errors(caplog) == []
+
+
+@pytest.mark.parametrize("harness", [{"players": 3, "seed": 7}], indirect=True)
 async def test_an_answer_that_keeps_failing_says_nothing_wrong(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
