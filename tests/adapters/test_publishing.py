@@ -263,9 +263,8 @@ async def _look(pub: Publisher, platform: Platform, delivery: Delivery) -> async
 
 async def test_a_look_refused_as_busy_reads_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """A read of the look refused because the process is busy tells nothing of a newer state:
-    it is made again, and the newer table and hand are shown. Before, the refusal was taken for
-    "nothing newer", and a hand stayed one turn behind until the next move (seen in the
-    multi-process test: a turn's hand never showed the turn)."""
+    it is made again, and the newer table and hand are shown. Taken for "nothing newer", it
+    would leave a hand one turn behind until the next move: a turn's hand without its turn."""
     monkeypatch.setattr(reads, "READ_WAIT", 0.001)
     for tables, hands in ((2, 0), (0, 1)):
         platform = Platform(shared=True)

@@ -190,8 +190,8 @@ async def test_a_game_shown_again_at_start_reads_again_what_was_refused_as_busy(
 ) -> None:
     """A position committed behind the bot's back, then a start whose first read of the
     game's table, or of a hand, is refused as busy (the process too loaded to run it in time).
-    It is made again: the game is shown again, with the hand of whoever can act. Before, a
-    refused table read left the game out, and a refused hand read left the hand out."""
+    It is made again: the game is shown again, with the hand of whoever can act, not left out
+    as if the game were over or the hand had no choices."""
     h = harness
     a = h.users[0]
     await h.new_game(players=3)
