@@ -375,16 +375,13 @@ def check_no_message_twice(api: FakeBotAPI, tables: list[Table]) -> None:
             if len(calls) > 2 or (len(calls) == 2 and not sent_again(*calls))
         ]  # fmt: skip
         if twice:  # when each went out, whether it is still shown, and when a worker died
-            text, markup = twice[0]
             when = [
                 (
                     round(c.arrived, 3),
                     c.result["message_id"],
                     api.message(chat, c.result["message_id"]).deleted,
                 )
-                for c in sends(api, chat)
-                if str(c.params.get("text") or c.params.get("caption")) == text
-                and str(c.params.get("reply_markup")) == markup
+                for c in alike[twice[0]]
             ]
             raise AssertionError(
                 f"chat {chat}: sent twice: {twice[:1]}: {when}; workers {events()}\n"
